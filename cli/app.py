@@ -1,0 +1,248 @@
+"""The `sleuth` command line: one Typer app whose commands work for every registered game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.render import show, show_error
+from models import GAMES
+from solver.errors import InputError, SleuthError
+from solver.logfile import Document, dump, load
+from solver.names import NameSet
+
+app = typer.Typer(
+    help="Sleuth: what the cards you have seen make certain, possible and likely.",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+)
+
+GAME_NAMES = NameSet("game", GAMES)
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object and nothing else.")]
+LogArgument = Annotated[Path, typer.Argument(help="A game log (YAML or JSON).", show_default=False)]
+
+
+def game_named(name: str) -> Any:
+    return GAMES[GAME_NAMES.resolve(name)]
+
+
+def game_of(doc: Document) -> Any:
+    name = doc.data.get("game")
+    if name is None:
+        raise InputError(
+            f"{doc.path} does not say which game it is: add 'game: {next(iter(GAMES))}'"
+        )
+    return game_named(str(name))
+
+
+def run(action: Callable[[], Any], as_json: bool = False) -> None:
+    """Run a command body; user errors become one line and an exit status, never a traceback."""
+    try:
+        report = action()
+    except SleuthError as error:
+        show_error(error, as_json)
+        raise typer.Exit(error.exit_code) from None
+    if report is not None:
+        show(report, as_json)
+        if report.exit_code:
+            raise typer.Exit(report.exit_code)
+
+
+@app.command()
+def games(as_json: JsonOption = False) -> None:
+    """List the games Sleuth knows, their decks and house rulings.
+
+    Example: [bold]sleuth games --json[/]
+    """
+    from solver.report import Report, Table
+
+    described = [game.describe() for game in GAMES.values()]
+    rows = [[d["game"], d["title"], d["deck"], "; ".join(d["rulings"])] for d in described]
+    run(
+        lambda: Report(
+            {"games": described}, [Table("Games", ["name", "title", "deck", "rulings"], rows)]
+        ),
+        as_json,
+    )
+
+
+@app.command()
+def new(game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-crime.")]) -> None:
+    """Print a commented log template for GAME.
+
+    Example: [bold]sleuth new three-of-a-crime > game.yaml[/]
+    """
+
+    def body():
+        print(game_named(game).template(), end="")
+
+    run(body)
+
+
+@app.command()
+def solve(
+    log: LogArgument,
+    upto: Annotated[int | None, typer.Option(help="Use only the first N events.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What is certain, what is possible and how likely, after the whole log (or event N).
+
+    Example: [bold]sleuth solve examples/three-of-a-crime/multi-round.yaml --upto 5[/]
+    """
+
+    def body():
+        doc = load(log)
+        return game_of(doc).solve(doc, upto)
+
+    run(body, as_json)
+
+
+@app.command()
+def suggest(
+    log: LogArgument,
+    upto: Annotated[int | None, typer.Option(help="Use only the first N events.")] = None,
+    horizon: Annotated[int, typer.Option(help="Moves to look ahead.")] = 1,
+    as_json: JsonOption = False,
+) -> None:
+    """The best next move and its value: what to accuse and whether to do it now.
+
+    Example: [bold]sleuth suggest examples/three-of-a-crime/wrong-accusation.yaml[/]
+    """
+
+    def body():
+        doc = load(log)
+        return game_of(doc).suggest(doc, upto, horizon)
+
+    run(body, as_json)
+
+
+@app.command()
+def replay(log: LogArgument, as_json: JsonOption = False) -> None:
+    """How knowledge evolved, event by event.
+
+    Example: [bold]sleuth replay examples/three-of-a-crime/multi-round.yaml[/]
+    """
+
+    def body():
+        doc = load(log)
+        return game_of(doc).replay(doc)
+
+    run(body, as_json)
+
+
+@app.command()
+def check(
+    puzzle: Annotated[Path, typer.Argument(help="A puzzle file (YAML or JSON).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Prove a puzzle has one answer (exit 0) or show two worlds that disagree (exit 1).
+
+    Also lists the redundant clues and a minimal clue set. Exit 2 on bad input.
+
+    Example: [bold]sleuth check examples/three-of-a-crime/puzzle-easy.yaml --json[/]
+    """
+
+    def body():
+        doc = load(puzzle)
+        return game_of(doc).check(doc)
+
+    run(body, as_json)
+
+
+@app.command()
+def generate(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-crime.")],
+    count: Annotated[int, typer.Option(min=1, help="How many puzzles.")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Random seed, for repeatable puzzles.")] = None,
+    difficulty: Annotated[
+        int | None, typer.Option(min=1, max=3, help="1 direct, 2 one hypothesis, 3 deep.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Make new puzzles with a unique answer (YAML documents, or a JSON list with --json).
+
+    Example: [bold]sleuth generate three-of-a-crime --count 3 --seed 7 --difficulty 2[/]
+    """
+    import json
+
+    from rich.progress import Progress
+
+    try:
+        chosen = game_named(game)
+        with Progress(console=_progress_console(), transient=True) as progress:
+            task = progress.add_task("generating", total=count)
+            made = chosen.generate(
+                random.Random(seed), count, difficulty, progress=lambda: progress.advance(task)
+            )
+    except SleuthError as error:
+        show_error(error, as_json)
+        raise typer.Exit(error.exit_code) from None
+    if as_json:
+        print(json.dumps(made, ensure_ascii=False))
+    else:
+        print("\n---\n".join(dump(p) for p in made), end="")
+
+
+def _progress_console():
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-crime.")],
+    games_: Annotated[int, typer.Option("--games", min=1, help="How many games.")] = 1000,
+    seed: Annotated[int | None, typer.Option(help="Random seed.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play random games by the rules and report how quickly they are solved.
+
+    Example: [bold]sleuth simulate three-of-a-crime --games 2000 --seed 1[/]
+    """
+    from rich.progress import Progress
+
+    def body():
+        chosen = game_named(game)
+        with Progress(console=_progress_console(), transient=True) as progress:
+            task = progress.add_task("simulating", total=games_)
+            return chosen.simulate(random.Random(seed), games_, lambda: progress.advance(task))
+
+    run(body, as_json)
+
+
+@app.command()
+def play(
+    target: Annotated[
+        str, typer.Argument(help="A game name (new session) or a log file (resume).")
+    ],
+    log: Annotated[
+        Path | None, typer.Option("--log", help="Where to keep the log (new session).")
+    ] = None,
+) -> None:
+    """Interactive session: type events as they happen, see posteriors, undo, save.
+
+    Every event is saved to the log file as soon as it is typed; `sleuth play LOG` resumes.
+
+    Example: [bold]sleuth play three-of-a-crime --log tonight.yaml[/]
+    """
+    from cli.session import Session
+
+    try:
+        session = Session.open(target, log)
+    except SleuthError as error:
+        show_error(error)
+        raise typer.Exit(error.exit_code) from None
+    session.loop()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

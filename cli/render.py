@@ -1,0 +1,42 @@
+"""Rich rendering of game-independent reports, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from solver.errors import SleuthError
+from solver.report import Report
+
+console = Console()
+errors = Console(stderr=True)
+
+
+def show(report: Report, as_json: bool = False, out: Console | None = None) -> None:
+    """Print a report: one JSON object, or its tables and lines."""
+    out = out or console
+    if as_json:
+        print(json.dumps(report.data, ensure_ascii=False))
+        return
+    for table in report.tables:
+        rich_table = RichTable(title=table.title, title_justify="left")
+        for column in table.columns:
+            rich_table.add_column(column)
+        for i, row in enumerate(table.rows):
+            rich_table.add_row(*row, style="bold green" if i in table.highlight else None)
+        out.print(rich_table)
+    for line in report.lines:
+        out.print(line, highlight=False)
+    for warning in report.warnings:
+        errors.print(f"[yellow]warning:[/] {warning}", highlight=False)
+
+
+def show_error(error: SleuthError, as_json: bool = False) -> None:
+    """One line on stderr (and the error as JSON on stdout with --json); never a traceback."""
+    if as_json:
+        print(json.dumps(error.to_json(), ensure_ascii=False))
+    errors.print(f"[red]error:[/] {error}", highlight=False, markup=True, soft_wrap=True)
+    sys.stderr.flush()

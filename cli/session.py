@@ -1,0 +1,168 @@
+"""The interactive session: events typed as they happen, the posterior after each, undo, autosave.
+
+It knows no game: the game object turns a typed line into a log event (`parse_line`) and a log into
+a report (`solve`). The log file is rewritten atomically after every change, so closing the terminal
+loses nothing; `sleuth play LOG` resumes from it.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cli.render import console, show, show_error
+from models import GAMES
+from solver.errors import Contradiction, InputError, SleuthError
+from solver.logfile import Document, load, save_atomically
+from solver.names import NameSet
+
+COMMANDS = """\
+undo                       remove the last event
+save [PATH]                the log is saved after every event; this also copies it to PATH
+show                       print the current posterior again
+players NAME NAME ...      set the players (seat order);  me NAME: whose point of view
+help                       this text;  quit (or end of input) leaves, the log stays saved"""
+
+
+class Session:
+    def __init__(self, game: Any, data: dict, path: Path):
+        self.game = game
+        self.data = data
+        self.path = path
+
+    @classmethod
+    def open(cls, target: str, log: Path | None) -> Session:
+        if Path(target).is_file():
+            doc = load(target)
+            name = doc.data.get("game")
+            if name not in GAMES:
+                raise InputError(f"{target} is not a log of a known game (game: {name!r})")
+            doc.data.setdefault("events", [])
+            return cls(GAMES[name], doc.data, Path(target))
+        game = GAMES[NameSet("game", GAMES).resolve(target)]
+        path = log or Path(f"sleuth-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.yaml")
+        if path.exists():
+            raise InputError(f"{path} exists: resume it with 'sleuth play {path}'")
+        session = cls(game, {"game": game.name, "events": []}, path)
+        session.save()
+        return session
+
+    @property
+    def events(self) -> list:
+        return self.data["events"]
+
+    def save(self) -> None:
+        save_atomically(self.path, self.data)
+
+    def document(self) -> Document:
+        return Document(self.data, str(self.path))
+
+    def loop(self) -> None:
+        interactive = sys.stdin.isatty()
+        console.print(
+            f"{self.game.title}: {len(self.events)} event(s); log saved to {self.path}. "
+            "Type 'help' for the syntax.",
+            highlight=False,
+        )
+        if self.events:
+            self.show()
+        while True:
+            if interactive:
+                console.print(f"[bold]{len(self.events) + 1}>[/] ", end="")
+            line = sys.stdin.readline()
+            if not line:
+                break
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if not self.handle(line):
+                break
+        console.print(f"log saved to {self.path}", highlight=False)
+
+    def handle(self, line: str) -> bool:
+        """Act on one typed line; False to leave the session."""
+        command, _, rest = line.partition(" ")
+        command = command.lower()
+        try:
+            if command in ("quit", "exit", "q"):
+                return False
+            if command == "help":
+                console.print(
+                    self.game.session_help + "\n" + COMMANDS, highlight=False, markup=False
+                )
+            elif command == "undo":
+                self.undo()
+            elif command == "save":
+                self.save_as(rest.strip())
+            elif command == "show":
+                self.show()
+            elif command == "players":
+                self.set_header("players", shlex.split(rest))
+            elif command == "me":
+                self.set_header("me", rest.strip())
+            else:
+                self.add(self.game.parse_line(line))
+        except SleuthError as error:
+            show_error(error)
+        return True
+
+    def add(self, event: dict) -> None:
+        """Validate the log with the event; keep it (and save) unless it is malformed."""
+        self.events.append(event)
+        try:
+            self.game.solve(self.document())
+        except Contradiction as error:
+            self.save()
+            show_error(error)
+            console.print("kept in the log; type 'undo' to remove it", highlight=False)
+            return
+        except InputError as error:
+            self.events.pop()
+            raise InputError(f"not added: {error.message}") from None
+        self.save()
+        console.print(f"event {len(self.events)} saved", highlight=False)
+        self.show()
+
+    def undo(self) -> None:
+        if not self.events:
+            raise InputError("nothing to undo")
+        removed = self.events.pop()
+        self.save()
+        console.print(f"removed event {len(self.events) + 1}: {removed}", highlight=False)
+        self.show()
+
+    def save_as(self, target: str) -> None:
+        self.save()
+        if target:
+            save_atomically(Path(target), self.data)
+            console.print(f"saved a copy to {target}", highlight=False)
+        else:
+            console.print(f"saved to {self.path}", highlight=False)
+
+    def set_header(self, key: str, value: object) -> None:
+        previous = self.data.get(key)
+        self.data[key] = value
+        self.data = {
+            "game": self.data["game"],
+            **{k: v for k, v in self.data.items() if k != "game"},
+        }
+        try:
+            self.game.solve(self.document())
+        except SleuthError:
+            if previous is None:
+                self.data.pop(key)
+            else:
+                self.data[key] = previous
+            raise
+        self.data["events"] = self.data.pop("events")  # keep events last in the file
+        self.save()
+        console.print(f"{key}: {value}", highlight=False)
+
+    def show(self) -> None:
+        try:
+            show(self.game.solve(self.document()))
+        except SleuthError as error:
+            show_error(error)

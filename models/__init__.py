@@ -1,0 +1,7 @@
+"""One package per game; GAMES is the registry the CLI reads (add a game here and nowhere else)."""
+
+from __future__ import annotations
+
+from models import three_of_a_crime
+
+GAMES = {game.name: game for game in (three_of_a_crime.GAME,)}

@@ -1,0 +1,138 @@
+"""Three of a Crime puzzles: face-up cards (and wrong accusations) that pin the eyewitness's card.
+
+Difficulty is the weakest human-style rule set that solves the puzzle, reasoning about suspects
+(guilty / innocent) rather than about whole cards:
+
+1. *direct*: repeat until nothing changes: a 0 token clears its three suspects; a token equal to the
+   number of not-yet-cleared suspects on a card convicts them; a token equal to the number of
+   convicted suspects on a card clears the others; three convicted clear everyone else; exactly
+   three suspects left uncleared are all guilty; a wrong accusation with two convicted clears the
+   third.
+2. *one hypothesis*: rule set 1, plus: suppose one undecided suspect guilty (or innocent); if rule
+   set 1 then reaches a contradiction, the opposite is true.
+3. *deep*: anything the two sets above do not solve (several nested hypotheses or counting cards).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from models.three_of_a_crime.counter import candidate_sets
+from models.three_of_a_crime.log import Fact
+from models.three_of_a_crime.rules import CARDS, SUSPECTS, Card, card_names, overlap
+
+DIFFICULTY_NAMES = {1: "direct", 2: "one hypothesis", 3: "deep"}
+
+
+class Contradicted(Exception):
+    pass
+
+
+def propagate(facts: list[Fact], known: dict[int, bool]) -> dict[int, bool]:
+    """Rule set 1 to a fixpoint; raises Contradicted when the suspects' states break a clue."""
+    known = dict(known)
+    changed = True
+
+    def settle(suspects: list[int], guilty: bool) -> None:
+        nonlocal changed
+        for s in suspects:
+            if known.get(s, guilty) != guilty:
+                raise Contradicted
+            if s not in known:
+                known[s] = guilty
+                changed = True
+
+    while changed:
+        changed = False
+        for fact in facts:
+            card = list(fact.card)
+            guilty = [s for s in card if known.get(s) is True]
+            open_ = [s for s in card if s not in known]
+            if fact.kind == "token":
+                if len(guilty) > fact.token or len(guilty) + len(open_) < fact.token:
+                    raise Contradicted
+                if len(guilty) == fact.token:
+                    settle(open_, False)
+                elif len(guilty) + len(open_) == fact.token:
+                    settle(open_, True)
+            elif fact.kind == "not":
+                if len(guilty) == 3:
+                    raise Contradicted
+                if len(guilty) == 2:
+                    settle(open_, False)
+        all_guilty = [s for s in range(len(SUSPECTS)) if known.get(s) is True]
+        all_open = [s for s in range(len(SUSPECTS)) if s not in known]
+        if len(all_guilty) > 3 or len(all_guilty) + len(all_open) < 3:
+            raise Contradicted
+        if len(all_guilty) == 3:
+            settle(all_open, False)
+        elif len(all_guilty) + len(all_open) == 3:
+            settle(all_open, True)
+    return known
+
+
+def with_hypotheses(facts: list[Fact]) -> dict[int, bool]:
+    """Rule set 2: propagate, then refute single hypotheses until nothing more follows."""
+    known = propagate(facts, {})
+    progress = True
+    while progress and len(known) < len(SUSPECTS):
+        progress = False
+        for suspect in range(len(SUSPECTS)):
+            if suspect in known:
+                continue
+            for guess in (True, False):
+                try:
+                    propagate(facts, {**known, suspect: guess})
+                except Contradicted:
+                    known = propagate(facts, {**known, suspect: not guess})
+                    progress = True
+                    break
+    return known
+
+
+def difficulty(facts: list[Fact]) -> int:
+    """1 (direct), 2 (one hypothesis) or 3 (deep) for clues with a unique answer."""
+    try:
+        if len(propagate(facts, {})) == len(SUSPECTS):
+            return 1
+        if len(with_hypotheses(facts)) == len(SUSPECTS):
+            return 2
+    except Contradicted:
+        pass
+    return 3
+
+
+def answers_of(facts: list[Fact]) -> list[Card]:
+    """The secret cards the clues allow (a single round)."""
+    return sorted(candidate_sets(facts, 1)[0])
+
+
+@dataclass
+class Puzzle:
+    clues: list[Fact]
+    answer: Card
+    difficulty: int
+
+    def to_document(self) -> dict:
+        given = [{"card": card_names(f.card), "token": f.token} for f in self.clues]
+        return {
+            "game": "three-of-a-crime",
+            "puzzle": {
+                "given": given,
+                "question": "secret",
+                "answer": card_names(self.answer),
+                "difficulty": DIFFICULTY_NAMES[self.difficulty],
+            },
+        }
+
+
+def true_clue(truth: Card):
+    """A clue generator for `solver.puzzle.generate`: a new random face-up card and its token."""
+
+    def clue(rng: random.Random, clues: list[Fact]) -> Fact:
+        used = {f.card for f in clues} | {truth}
+        card = rng.choice([c for c in CARDS if c not in used])
+        return Fact(len(clues) + 1, 0, "token", card, overlap(card, truth))
+
+    return clue

@@ -1,0 +1,1 @@
+"""Game-independent engine: knowledge (CP-SAT), exact counts, puzzles, names, errors, reports."""

@@ -1,0 +1,50 @@
+"""Exact counting helpers: distinct representatives, posteriors as Fractions."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from fractions import Fraction
+from math import factorial, prod
+
+
+def set_partitions(items: Sequence[int]) -> Iterable[list[list[int]]]:
+    """Every partition of `items` into non-empty blocks (Bell(n) of them)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in set_partitions(rest):
+        yield [[first], *partition]
+        for i in range(len(partition)):
+            yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
+
+
+def count_distinct_tuples(sets: Sequence[frozenset[Hashable]]) -> int:
+    """How many tuples (x1, ..., xn) with xi in sets[i] have pairwise different entries.
+
+    Möbius inversion on the lattice of set partitions: sum over partitions p of the n positions of
+    mu(p) * prod over blocks B of |intersection of sets[i] for i in B|, with
+    mu(p) = prod over blocks of (-1)^(|B|-1) (|B|-1)!. Costs Bell(n) terms, exact for any sizes.
+    """
+    total = 0
+    for partition in set_partitions(list(range(len(sets)))):
+        term = 1
+        for block in partition:
+            common = frozenset.intersection(*(sets[i] for i in block))
+            term *= (-1) ** (len(block) - 1) * factorial(len(block) - 1) * len(common)
+            if term == 0:
+                break
+        total += term
+    return total
+
+
+def normalise(counts: dict[Hashable, int]) -> dict[Hashable, Fraction]:
+    """Counts to exact probabilities (all zero if the total is zero)."""
+    total = sum(counts.values())
+    if total == 0:
+        return {key: Fraction(0) for key in counts}
+    return {key: Fraction(count, total) for key, count in counts.items()}
+
+
+def product(values: Iterable[int]) -> int:
+    return prod(values)

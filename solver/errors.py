@@ -1,0 +1,50 @@
+"""Errors a user can cause, each carrying the exit status and a one-line message."""
+
+from __future__ import annotations
+
+
+class SleuthError(Exception):
+    """Base of every error shown to the user as one line (never a traceback)."""
+
+    exit_code = 2
+
+    def to_json(self) -> dict:
+        return {"error": str(self), "exit_code": self.exit_code}
+
+
+class InputError(SleuthError):
+    """Bad input: a malformed log or puzzle, an unknown name, an impossible event (exit 2)."""
+
+    def __init__(self, message: str, *, event: int | None = None, line: int | None = None):
+        self.message = message
+        self.event = event
+        self.line = line
+        where = []
+        if event is not None:
+            where.append(f"event {event}")
+        if line is not None:
+            where.append(f"line {line}")
+        prefix = f"{' '.join(where)}: " if where else ""
+        super().__init__(prefix + message)
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "event": self.event, "line": self.line}
+
+
+class Contradiction(SleuthError):
+    """The events cannot all be true together (exit 1); `events` names a minimal conflicting set."""
+
+    exit_code = 1
+
+    def __init__(self, events: list[int], label: str = "events", detail: str = ""):
+        self.events = list(events)
+        names = ", ".join(str(e) for e in self.events[:-1])
+        listed = f"{names} and {self.events[-1]}" if len(self.events) > 1 else str(self.events[0])
+        if len(self.events) == 1:
+            text = f"{label[:-1]} {listed} is impossible"
+        else:
+            text = f"{label} {listed} cannot all be true"
+        super().__init__(text + (f" ({detail})" if detail else ""))
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "conflicting_events": self.events}

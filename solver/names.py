@@ -1,0 +1,56 @@
+"""Matching names typed by a user: case-insensitive, abbreviations, unique prefixes, "did you mean"."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from solver.errors import InputError
+
+
+class NameSet:
+    """A closed set of canonical names, with accepted abbreviations."""
+
+    def __init__(
+        self, kind: str, names: Iterable[str], abbreviations: dict[str, str] | None = None
+    ):
+        self.kind = kind
+        self.names = list(names)
+        self.abbreviations = {k.lower(): v for k, v in (abbreviations or {}).items()}
+        self._lower = {n.lower(): n for n in self.names}
+
+    def resolve(self, text: object) -> str:
+        """The canonical name for `text`, or an InputError with a suggestion."""
+        key = " ".join(str(text).split()).lower()
+        if key in self._lower:
+            return self._lower[key]
+        if key in self.abbreviations:
+            return self.abbreviations[key]
+        prefixed = [n for n in self.names if n.lower().startswith(key)] if key else []
+        if len(prefixed) == 1:
+            return prefixed[0]
+        if len(prefixed) > 1:
+            raise InputError(f"{self.kind} {text!r} is ambiguous: {', '.join(prefixed)}")
+        raise InputError(f"unknown {self.kind} {text!r}{self.suggestion(key)}")
+
+    def suggestion(self, key: str) -> str:
+        options = {n.lower(): n for n in self.names} | self.abbreviations
+        close = difflib.get_close_matches(key, list(options), n=1, cutoff=0.5)
+        if close:
+            return f"; did you mean {options[close[0]]!r}?"
+        return f"; expected one of: {', '.join(self.names)}"
+
+    def resolve_words(self, words: list[str], count: int) -> list[str]:
+        """Split `words` into exactly `count` names, joining words of multi-word names greedily."""
+        result: list[str] = []
+        i = 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                phrase = " ".join(words[i:j]).lower()
+                if phrase in self._lower or (j == i + 1):
+                    result.append(self.resolve(" ".join(words[i:j])))
+                    i = j
+                    break
+        if len(result) != count:
+            raise InputError(f"expected {count} {self.kind}s, got {len(result)}: {' '.join(words)}")
+        return result

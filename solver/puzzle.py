@@ -1,0 +1,72 @@
+"""Puzzle tools that work for any game given a uniqueness oracle over subsets of clues.
+
+An oracle maps a tuple of clue indexes to the list of distinct answers the clues allow (at most a
+few: two are enough to know the answer is not unique). Redundancy and minimality only ask the
+oracle; generation also asks the game for true clues about a random truth.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+Oracle = Callable[[Sequence[int]], list[Hashable]]
+
+
+def unique_answer(oracle: Oracle, clues: Sequence[int]) -> Hashable | None:
+    """The answer when `clues` allow exactly one, else None."""
+    answers = oracle(clues)
+    return answers[0] if len(answers) == 1 else None
+
+
+def redundant_clues(oracle: Oracle, clues: Sequence[int]) -> list[int]:
+    """Each clue whose removal (alone) keeps the same unique answer."""
+    answer = unique_answer(oracle, clues)
+    if answer is None:
+        return []
+    return [c for c in clues if unique_answer(oracle, [d for d in clues if d != c]) == answer]
+
+
+def minimal_clues(oracle: Oracle, clues: Sequence[int]) -> list[int]:
+    """A subset of `clues` with the same unique answer from which no clue can be removed."""
+    answer = unique_answer(oracle, clues)
+    if answer is None:
+        return list(clues)
+    kept = list(clues)
+    for clue in list(clues):
+        trial = [c for c in kept if c != clue]
+        if unique_answer(oracle, trial) == answer:
+            kept = trial
+    return kept
+
+
+@dataclass
+class Generated:
+    clues: list  # the game's clue objects, in the order kept
+    answer: Hashable
+
+
+def generate(
+    rng: random.Random,
+    true_clue: Callable[[random.Random, list], object],
+    answers_of: Callable[[list], list[Hashable]],
+    max_clues: int = 60,
+) -> Generated | None:
+    """Solver in the loop: add random true clues until the answer is unique, then drop clues while
+    it stays unique (in random order). `true_clue(rng, clues)` returns a new clue true of the hidden
+    truth; `answers_of(clues)` returns the distinct answers the clues allow."""
+    clues: list = []
+    while len(answers_of(clues)) != 1:
+        if len(clues) >= max_clues:
+            return None
+        clues.append(true_clue(rng, clues))
+    answer = answers_of(clues)[0]
+    order = list(range(len(clues)))
+    rng.shuffle(order)
+    removed: set[int] = set()
+    for i in order:
+        trial = [c for j, c in enumerate(clues) if j != i and j not in removed]
+        if answers_of(trial) == [answer]:
+            removed.add(i)
+    return Generated([c for j, c in enumerate(clues) if j not in removed], answer)

@@ -6,6 +6,7 @@ import json
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from solver.errors import SleuthError
@@ -38,5 +39,5 @@ def show_error(error: SleuthError, as_json: bool = False) -> None:
     """One line on stderr (and the error as JSON on stdout with --json); never a traceback."""
     if as_json:
         print(json.dumps(error.to_json(), ensure_ascii=False))
-    errors.print(f"[red]error:[/] {error}", highlight=False, markup=True, soft_wrap=True)
+    errors.print(f"[red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
     sys.stderr.flush()

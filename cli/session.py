@@ -66,6 +66,7 @@ class Session:
             f"{self.game.title}: {len(self.events)} event(s); log saved to {self.path}. "
             "Type 'help' for the syntax.",
             highlight=False,
+            markup=False,
         )
         if self.events:
             self.show()
@@ -80,7 +81,7 @@ class Session:
                 continue
             if not self.handle(line):
                 break
-        console.print(f"log saved to {self.path}", highlight=False)
+        console.print(f"log saved to {self.path}", highlight=False, markup=False)
 
     def handle(self, line: str) -> bool:
         """Act on one typed line; False to leave the session."""
@@ -131,16 +132,18 @@ class Session:
             raise InputError("nothing to undo")
         removed = self.events.pop()
         self.save()
-        console.print(f"removed event {len(self.events) + 1}: {removed}", highlight=False)
+        console.print(
+            f"removed event {len(self.events) + 1}: {removed}", highlight=False, markup=False
+        )
         self.show()
 
     def save_as(self, target: str) -> None:
         self.save()
         if target:
             save_atomically(Path(target), self.data)
-            console.print(f"saved a copy to {target}", highlight=False)
+            console.print(f"saved a copy to {target}", highlight=False, markup=False)
         else:
-            console.print(f"saved to {self.path}", highlight=False)
+            console.print(f"saved to {self.path}", highlight=False, markup=False)
 
     def set_header(self, key: str, value: object) -> None:
         previous = self.data.get(key)
@@ -159,7 +162,7 @@ class Session:
             raise
         self.data["events"] = self.data.pop("events")  # keep events last in the file
         self.save()
-        console.print(f"{key}: {value}", highlight=False)
+        console.print(f"{key}: {value}", highlight=False, markup=False)
 
     def show(self) -> None:
         try:

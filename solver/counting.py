@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
+from functools import reduce
 from math import factorial, prod
+from operator import and_
+from typing import TypeVar
+
+SetLike = TypeVar("SetLike", frozenset, int)  # a frozenset, or a bitmask over a fixed universe
+
+
+def size(items: frozenset | int) -> int:
+    """Number of elements of a frozenset or of a bitmask."""
+    return items.bit_count() if isinstance(items, int) else len(items)
 
 
 def set_partitions(items: Sequence[int]) -> Iterable[list[list[int]]]:
@@ -19,8 +29,10 @@ def set_partitions(items: Sequence[int]) -> Iterable[list[list[int]]]:
             yield [*partition[:i], [first, *partition[i]], *partition[i + 1 :]]
 
 
-def count_distinct_tuples(sets: Sequence[frozenset[Hashable]]) -> int:
+def count_distinct_tuples(sets: Sequence[SetLike]) -> int:
     """How many tuples (x1, ..., xn) with xi in sets[i] have pairwise different entries.
+
+    The sets are frozensets or bitmasks (bit i = element i), all of one kind.
 
     Möbius inversion on the lattice of set partitions: sum over partitions p of the n positions of
     mu(p) * prod over blocks B of |intersection of sets[i] for i in B|, with
@@ -30,8 +42,8 @@ def count_distinct_tuples(sets: Sequence[frozenset[Hashable]]) -> int:
     for partition in set_partitions(list(range(len(sets)))):
         term = 1
         for block in partition:
-            common = frozenset.intersection(*(sets[i] for i in block))
-            term *= (-1) ** (len(block) - 1) * factorial(len(block) - 1) * len(common)
+            common = reduce(and_, (sets[i] for i in block))
+            term *= (-1) ** (len(block) - 1) * factorial(len(block) - 1) * size(common)
             if term == 0:
                 break
         total += term

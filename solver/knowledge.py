@@ -25,6 +25,7 @@ class Knowledge:
         self.model = cp_model.CpModel()
         self.event_literals: dict[int, Any] = {}
         self.witness_vars: dict[str, Any] = {}  # variables shown in a witness world, by name
+        self._query_literals: list[Any] = []  # made by answers(); off when enumerating
 
     def event(self, index: int) -> Any:
         """The assumption literal of event `index` (made on first use)."""
@@ -90,11 +91,36 @@ class Knowledge:
             answer = frozenset(k for k, lit in query.items() if solver.boolean_value(lit))
             found.append((answer, self.witness(solver)))
             differ = self.model.new_bool_var(f"differ_{len(found)}")
+            self._query_literals.append(differ)
             self.model.add_bool_or(
                 [query[k].Not() if k in answer else query[k] for k in query]
             ).only_enforce_if(differ)
             differ_from.append(differ)
         return found
+
+    def enumerate(self, query: Mapping[Hashable, Any]) -> dict[Answer, int]:
+        """Every consistent world, one by one (slow: a baseline and a cross-check only).
+
+        Returns how many worlds give each answer (the set of `query` keys true in the world)."""
+        cp_model = self._cp_model
+        model = self.model.clone()
+        model.clear_assumptions()
+        for literal in self.event_literals.values():
+            model.add(literal == 1)
+        for literal in self._query_literals:
+            model.add(literal == 0)
+        counts: dict[Answer, int] = {}
+
+        class Collect(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                answer = frozenset(k for k, lit in query.items() if self.boolean_value(lit))
+                counts[answer] = counts.get(answer, 0) + 1
+
+        solver = cp_model.CpSolver()
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1
+        solver.solve(model, Collect())
+        return counts
 
     def witness(self, solver: Any) -> dict[str, int]:
         return {name: int(solver.value(var)) for name, var in self.witness_vars.items()}

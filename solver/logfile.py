@@ -68,6 +68,8 @@ def load(path: str | Path) -> Document:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"cannot read {path}: not UTF-8 text ({error.reason})") from None
     return parse_text(text, str(path))
 
 

@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from models.three_of_a_crime.counter import Posterior, candidate_sets, count_worlds
+from models.three_of_a_crime.counter import BIT, Posterior, candidate_sets, count_worlds
 from models.three_of_a_crime.log import Log
 from models.three_of_a_crime.rules import CARDS, TWO_PLAYER_CARD_LIMIT, Card, overlap
 
@@ -66,8 +66,8 @@ def next_card(log: Log, post: Posterior, racers: int) -> NextCard | None:
         for card in CARDS:
             if card == secret or card in face_up:
                 continue
-            earlier = [s - {card} for s in sets[:-1]]
-            weight = count_worlds([*earlier, frozenset({secret})])
+            earlier = [s & ~BIT[card] for s in sets[:-1]]
+            weight = count_worlds([*earlier, BIT[secret]])
             if weight:
                 joint[card, overlap(card, secret)][secret] = weight
     total = post.worlds * remaining

@@ -5,6 +5,9 @@ deck). Every consistent tuple is equally likely: the secrets are drawn without r
 round's face-up cards are drawn from what is left, whose size does not depend on the world. So the
 posterior is a count of tuples, done per card of the current round with
 `solver.counting.count_distinct_tuples` after pinning every round whose card is known.
+
+Sets of cards are 35-bit masks (bit i = CARDS[i]); a token's meaning is a precomputed mask, so a
+fact costs one AND.
 """
 
 from __future__ import annotations
@@ -14,49 +17,64 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from models.three_of_a_crime.log import Fact
-from models.three_of_a_crime.rules import CARDS, SUSPECTS, Card, overlap
+from models.three_of_a_crime.rules import CARD_INDEX, CARDS, SUSPECTS, Card, overlap
 from solver.counting import count_distinct_tuples
 
+ALL = (1 << len(CARDS)) - 1
+BIT = {card: 1 << i for i, card in enumerate(CARDS)}
+TOKEN_MASK = {  # (face-up card, token) -> the secrets that would give that token
+    (card, token): sum(BIT[s] for s in CARDS if overlap(card, s) == token)
+    for card in CARDS
+    for token in range(4)
+}
 
-def candidate_sets(facts: Iterable[Fact], rounds: int) -> list[frozenset[Card]]:
-    """For each round, the cards its secret can be when that round is considered alone."""
-    sets = [set(CARDS) for _ in range(rounds)]
+
+def cards_of(mask: int) -> list[Card]:
+    return [card for card in CARDS if mask & BIT[card]]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    return sum(1 << CARD_INDEX[c] for c in set(cards))
+
+
+def candidate_sets(facts: Iterable[Fact], rounds: int) -> list[int]:
+    """For each round, the mask of cards its secret can be when that round is considered alone."""
+    masks = [ALL] * rounds
     for fact in facts:
-        allowed = sets[fact.round]
         if fact.kind == "token":
-            allowed &= {s for s in allowed if overlap(fact.card, s) == fact.token}
+            masks[fact.round] &= TOKEN_MASK[fact.card, fact.token]
         elif fact.kind == "not":
-            allowed.discard(fact.card)
-        elif fact.kind == "is":
-            allowed &= {fact.card}
-    return [frozenset(s) for s in sets]
+            masks[fact.round] &= ~BIT[fact.card]
+        else:
+            masks[fact.round] &= BIT[fact.card]
+    return masks
 
 
-def pin_known(sets: list[frozenset[Card]]) -> list[frozenset[Card]]:
-    """Remove each round whose card is forced from the other rounds' sets (exact: the tuple's
+def pin_known(masks: list[int]) -> list[int]:
+    """Remove each round whose card is forced from the other rounds' masks (exact: the tuple's
     entry there is that card, and every other entry must differ from it)."""
-    sets = list(sets)
+    masks = list(masks)
     changed = True
     while changed:
         changed = False
-        for i, forced in enumerate(sets):
-            if len(forced) != 1:
+        for i, forced in enumerate(masks):
+            if forced.bit_count() != 1:
                 continue
-            for j, other in enumerate(sets):
-                if j != i and forced <= other:
-                    sets[j] = other - forced
+            for j, other in enumerate(masks):
+                if j != i and other & forced:
+                    masks[j] = other & ~forced
                     changed = True
-    return sets
+    return masks
 
 
-def count_worlds(sets: list[frozenset[Card]]) -> int:
-    """Tuples of pairwise different cards, one from each round's set."""
-    if any(not s for s in sets):
+def count_worlds(masks: list[int]) -> int:
+    """Tuples of pairwise different cards, one from each round's mask."""
+    if not all(masks):
         return 0
-    pinned = pin_known(sets)
-    if any(not s for s in pinned):
+    pinned = pin_known(masks)
+    if not all(pinned):
         return 0
-    free = [s for s in pinned if len(s) > 1]
+    free = [m for m in pinned if m.bit_count() > 1]
     return count_distinct_tuples(free)
 
 
@@ -84,10 +102,14 @@ class Posterior:
 
 def posterior(facts: Iterable[Fact], rounds: int) -> Posterior:
     """Exact posterior of the last round's secret card given every fact of every round."""
-    sets = candidate_sets(facts, rounds)
+    masks = candidate_sets(facts, rounds)
+    earlier = pin_known(masks[:-1])
+    if all(m.bit_count() == 1 for m in earlier):  # the usual case: every earlier card is known
+        left = masks[-1] & ~sum(earlier)
+        return Posterior(left.bit_count(), dict.fromkeys(cards_of(left), 1))
     counts = {}
-    for card in sets[-1]:
-        count = count_worlds([*sets[:-1], frozenset({card})])
+    for card in cards_of(masks[-1]):
+        count = count_worlds([*masks[:-1], BIT[card]])
         if count:
             counts[card] = count
     return Posterior(sum(counts.values()), counts)

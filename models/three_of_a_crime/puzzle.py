@@ -8,9 +8,10 @@ Difficulty is the weakest human-style rule set that solves the puzzle, reasoning
    convicted suspects on a card clears the others; three convicted clear everyone else; exactly
    three suspects left uncleared are all guilty; a wrong accusation with two convicted clears the
    third.
-2. *one hypothesis*: rule set 1, plus: suppose one undecided suspect guilty (or innocent); if rule
-   set 1 then reaches a contradiction, the opposite is true.
-3. *deep*: anything the two sets above do not solve (several nested hypotheses or counting cards).
+2. *one hypothesis*: rule set 1, plus once: suppose one undecided suspect guilty (or innocent); if
+   rule set 1 then reaches a contradiction, the opposite is true.
+3. *deep*: anything else: two or more such hypotheses in a row (trying suspects in the canonical
+   order, the first refutable one first), or reasoning that single hypotheses cannot reach.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from models.three_of_a_crime.counter import candidate_sets
+from models.three_of_a_crime.counter import candidate_sets, cards_of
 from models.three_of_a_crime.log import Fact
 from models.three_of_a_crime.rules import CARDS, SUSPECTS, Card, card_names, overlap
 
@@ -72,40 +73,41 @@ def propagate(facts: list[Fact], known: dict[int, bool]) -> dict[int, bool]:
     return known
 
 
-def with_hypotheses(facts: list[Fact]) -> dict[int, bool]:
-    """Rule set 2: propagate, then refute single hypotheses until nothing more follows."""
-    known = propagate(facts, {})
-    progress = True
-    while progress and len(known) < len(SUSPECTS):
-        progress = False
-        for suspect in range(len(SUSPECTS)):
-            if suspect in known:
-                continue
-            for guess in (True, False):
-                try:
-                    propagate(facts, {**known, suspect: guess})
-                except Contradicted:
-                    known = propagate(facts, {**known, suspect: not guess})
-                    progress = True
-                    break
-    return known
+def refute_one(facts: list[Fact], known: dict[int, bool]) -> dict[int, bool] | None:
+    """The first single hypothesis that rule set 1 refutes, applied; None if there is none."""
+    for suspect in range(len(SUSPECTS)):
+        if suspect in known:
+            continue
+        for guess in (True, False):
+            try:
+                propagate(facts, {**known, suspect: guess})
+            except Contradicted:
+                return propagate(facts, {**known, suspect: not guess})
+    return None
+
+
+def hypotheses_needed(facts: list[Fact]) -> int | None:
+    """How many refuted hypotheses solve the clues (0 = direct); None if they never do."""
+    known: dict[int, bool] | None = propagate(facts, {})
+    count = 0
+    while known is not None and len(known) < len(SUSPECTS):
+        known = refute_one(facts, known)
+        count += 1
+    return None if known is None else count
 
 
 def difficulty(facts: list[Fact]) -> int:
     """1 (direct), 2 (one hypothesis) or 3 (deep) for clues with a unique answer."""
     try:
-        if len(propagate(facts, {})) == len(SUSPECTS):
-            return 1
-        if len(with_hypotheses(facts)) == len(SUSPECTS):
-            return 2
+        needed = hypotheses_needed(facts)
     except Contradicted:
-        pass
-    return 3
+        return 3
+    return {0: 1, 1: 2}.get(needed, 3) if needed is not None else 3
 
 
 def answers_of(facts: list[Fact]) -> list[Card]:
     """The secret cards the clues allow (a single round)."""
-    return sorted(candidate_sets(facts, 1)[0])
+    return cards_of(candidate_sets(facts, 1)[0])
 
 
 @dataclass

@@ -82,8 +82,9 @@ def random_game(
                 candidates.discard(guess)
             if len(candidates) == 1:
                 break
-        winner = rng.choice(detectives)
-        if len(candidates) == 1:
+        still_in = [d for d in detectives if d not in out]
+        winner = rng.choice(still_in) if still_in else eyewitness
+        if len(candidates) == 1 and still_in:
             events.append(
                 {"accuse": {"by": winner, "suspects": card_names(secret), "correct": True}}
             )

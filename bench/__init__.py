@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` runs every game's figures beside their baselines, in one process."""

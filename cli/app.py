@@ -36,7 +36,9 @@ def game_of(doc: Document) -> Any:
         raise InputError(
             f"{doc.path} does not say which game it is: add 'game: {next(iter(GAMES))}'"
         )
-    return game_named(str(name))
+    game = game_named(str(name))
+    doc.data["game"] = game.name  # a prefix or another case, made canonical for the game's reader
+    return game
 
 
 def run(action: Callable[[], Any], as_json: bool = False) -> None:
@@ -105,7 +107,10 @@ def solve(
 def suggest(
     log: LogArgument,
     upto: Annotated[int | None, typer.Option(help="Use only the first N events.")] = None,
-    horizon: Annotated[int, typer.Option(help="Moves to look ahead.")] = 1,
+    horizon: Annotated[
+        int,
+        typer.Option(min=1, help="Moves to look ahead (Three of a Crime looks one card ahead)."),
+    ] = 1,
     as_json: JsonOption = False,
 ) -> None:
     """The best next move and its value: what to accuse and whether to do it now.

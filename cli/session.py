@@ -108,7 +108,17 @@ class Session:
                 self.add(self.game.parse_line(line))
         except SleuthError as error:
             show_error(error)
+            if command not in ("undo", "save", "show", "players", "me"):
+                self.keep_rejected(line, str(error))
         return True
+
+    def keep_rejected(self, line: str, reason: str) -> None:
+        """A refused line is still kept, under `rejected:` in the log (readers ignore it)."""
+        events = self.data.pop("events")
+        rejected = self.data.pop("rejected", [])
+        self.data["events"] = events
+        self.data["rejected"] = [*rejected, {"typed": line, "error": reason}]
+        self.save()
 
     def add(self, event: dict) -> None:
         """Validate the log with the event; keep it (and save) unless it is malformed."""
@@ -160,7 +170,9 @@ class Session:
             else:
                 self.data[key] = previous
             raise
-        self.data["events"] = self.data.pop("events")  # keep events last in the file
+        for last in ("events", "rejected"):  # keep events (and refused lines) last in the file
+            if last in self.data:
+                self.data[last] = self.data.pop(last)
         self.save()
         console.print(f"{key}: {value}", highlight=False, markup=False)
 

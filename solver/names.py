@@ -34,6 +34,9 @@ class NameSet:
         raise InputError(f"unknown {self.kind} {text!r}{self.suggestion(key)}")
 
     def suggestion(self, key: str) -> str:
+        by_word = [n for n in self.names if any(w.startswith(key) for w in n.lower().split())]
+        if key and len(by_word) == 1:
+            return f"; did you mean {by_word[0]!r}?"
         options = {n.lower(): n for n in self.names} | self.abbreviations
         close = difflib.get_close_matches(key, list(options), n=1, cutoff=0.5)
         if close:

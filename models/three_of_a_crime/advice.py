@@ -1,7 +1,7 @@
 """What to accuse, whether to accuse now, and what the next face-up card is expected to do.
 
 The accuse-now rule (documented in docs/three-of-a-crime.md): accuse when it is certain, or when the
-chance p of being right now is at least W, the chance of winning by waiting for exactly one more
+chance p of being right now is more than W, the chance of winning by waiting for exactly one more
 card and then acting as well as possible. After that card, a certain answer is a race between the
 D detectives still in the round (everyone sees the card at once), worth 1/D; an uncertain one is
 worth its best accusation's probability. With two players there is no race (D = 1) and waiting
@@ -40,11 +40,13 @@ class Advice:
 
 
 def detectives_in(log: Log) -> int:
-    """Detectives still allowed to accuse in the current round (at least 1)."""
+    """Detectives still allowed to accuse in the current round (at least 1).
+
+    Every round has an eyewitness, named in the log or not: the detectives are the other players."""
     current = log.current
     if not log.players:
         return max(1, 2 - len(current.out))
-    return max(1, len(log.players) - (current.eyewitness is not None) - len(current.out))
+    return max(1, len(log.players) - 1 - len(current.out))
 
 
 def next_card(log: Log, post: Posterior, racers: int) -> NextCard | None:
@@ -98,8 +100,8 @@ def advise(log: Log, post: Posterior) -> Advice:
     if upcoming is None:
         reason = "no face-up card is left to wait for: accuse with the best chance"
         return Advice(best, p_best, racers, True, reason, upcoming)
-    accuse = p_best >= upcoming.wait_value
-    compare = "≥" if accuse else "<"
+    accuse = p_best > upcoming.wait_value
+    compare = ">" if accuse else "≤"
     reason = (
         f"p = {float(p_best):.3f} {compare} {float(upcoming.wait_value):.3f}, the chance of winning "
         f"by waiting one card with {racers} detective(s) in the round"

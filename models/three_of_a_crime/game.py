@@ -80,7 +80,9 @@ class ThreeOfACrime:
             "rulings": [
                 "won cards leave the deck for later rounds",
                 "every card still possible is equally likely",
-                f"token supply {TOKEN_SUPPLY} per round: more is solved, with a warning",
+                "token supply per round: "
+                + ", ".join(f"{n} × {t}" for t, n in TOKEN_SUPPLY.items())
+                + " (more is solved, with a warning)",
                 "two players: the round ends after the sixth face-up card",
             ],
         }

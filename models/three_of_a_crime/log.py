@@ -282,7 +282,9 @@ def parse(doc: Document, upto: int | None = None, key: str = "events") -> Log:
         raise InputError("--upto must be 0 or more")
     log = _Reader(doc, upto, key).read()
     if log.current.won is not None:  # the round is over: what is known is the next round's deck
-        log.rounds.append(Round(len(log.rounds), None, log.events + 1))
+        previous, seats = log.current.eyewitness, log.players
+        eyewitness = seats[(seats.index(previous) + 1) % len(seats)] if previous in seats else None
+        log.rounds.append(Round(len(log.rounds), eyewitness, log.events + 1))
     return log
 
 

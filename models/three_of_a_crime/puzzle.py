@@ -7,7 +7,7 @@ Difficulty is the weakest human-style rule set that solves the puzzle, reasoning
    number of not-yet-cleared suspects on a card convicts them; a token equal to the number of
    convicted suspects on a card clears the others; three convicted clear everyone else; exactly
    three suspects left uncleared are all guilty; a wrong accusation with two convicted clears the
-   third.
+   third; a correct accusation convicts its three.
 2. *one hypothesis*: rule set 1, plus once: suppose one undecided suspect guilty (or innocent); if
    rule set 1 then reaches a contradiction, the opposite is true.
 3. *deep*: anything else: two or more such hypotheses in a row (trying suspects in the canonical
@@ -57,6 +57,8 @@ def propagate(facts: list[Fact], known: dict[int, bool]) -> dict[int, bool]:
                     settle(open_, False)
                 elif len(guilty) + len(open_) == fact.token:
                     settle(open_, True)
+            elif fact.kind == "is":
+                settle(card, True)
             elif fact.kind == "not":
                 if len(guilty) == 3:
                     raise Contradicted

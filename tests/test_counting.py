@@ -1,0 +1,76 @@
+"""solver.counting: distinct-representative counts and set partitions, against brute force."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solver.counting import count_distinct_tuples, normalise, set_partitions, size
+
+small_sets = st.lists(
+    st.frozensets(st.integers(min_value=0, max_value=6), max_size=6), min_size=0, max_size=5
+)
+
+
+def brute_distinct(sets: list[frozenset[int]]) -> int:
+    return sum(1 for t in product(*sets) if len(set(t)) == len(t))
+
+
+@given(small_sets)
+def test_count_distinct_tuples_matches_brute_force(sets):
+    assert count_distinct_tuples(sets) == brute_distinct(sets)
+
+
+@given(small_sets)
+def test_bitmasks_count_like_frozensets(sets):
+    masks = [sum(1 << x for x in s) for s in sets]
+    assert [size(m) for m in masks] == [size(s) for s in sets] == [len(s) for s in sets]
+    assert count_distinct_tuples(masks) == count_distinct_tuples(sets)
+
+
+@given(small_sets, st.randoms(use_true_random=False))
+def test_count_distinct_tuples_ignores_the_order_of_the_sets(sets, rng):
+    shuffled = list(sets)
+    rng.shuffle(shuffled)
+    assert count_distinct_tuples(shuffled) == count_distinct_tuples(sets)
+
+
+@pytest.mark.parametrize(
+    ("sets", "expected"),
+    [
+        ([], 1),  # the empty tuple
+        ([frozenset()], 0),
+        ([frozenset({1, 2, 3})], 3),
+        ([frozenset({1, 2})] * 2, 2),  # (1,2), (2,1)
+        ([frozenset({1, 2})] * 3, 0),  # pigeonhole
+        ([frozenset(range(5))] * 3, 5 * 4 * 3),
+        ([frozenset({1}), frozenset({1, 2}), frozenset({1, 2, 3})], 1),  # 1, 2, 3 forced
+    ],
+)
+def test_count_distinct_tuples_by_hand(sets, expected):
+    assert count_distinct_tuples(sets) == expected
+
+
+@pytest.mark.parametrize(("n", "bell"), [(0, 1), (1, 1), (2, 2), (3, 5), (4, 15), (5, 52)])
+def test_set_partitions_yields_bell_numbers_of_valid_distinct_partitions(n, bell):
+    items = list(range(n))
+    partitions = list(set_partitions(items))
+    assert len(partitions) == bell
+    canonical = set()
+    for partition in partitions:
+        assert all(block for block in partition)  # no empty block
+        flat = [x for block in partition for x in block]
+        assert sorted(flat) == items  # disjoint blocks covering every item exactly once
+        canonical.add(frozenset(frozenset(block) for block in partition))
+    assert len(canonical) == bell  # no partition repeated
+
+
+def test_normalise_is_exact_and_handles_zero_total():
+    probabilities = normalise({"a": 1, "b": 2, "c": 0})
+    assert probabilities == {"a": Fraction(1, 3), "b": Fraction(2, 3), "c": Fraction(0)}
+    assert sum(probabilities.values()) == 1
+    assert normalise({"a": 0, "b": 0}) == {"a": Fraction(0), "b": Fraction(0)}

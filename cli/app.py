@@ -41,6 +41,16 @@ def game_of(doc: Document) -> Any:
     return game
 
 
+def on_file(path: Path, command: str, *args: Any) -> Callable[[], Any]:
+    """A command body that loads a log or puzzle and asks its game for `command`'s report."""
+
+    def body() -> Any:
+        doc = load(path)
+        return getattr(game_of(doc), command)(doc, *args)
+
+    return body
+
+
 def run(action: Callable[[], Any], as_json: bool = False) -> None:
     """Run a command body; user errors become one line and an exit status, never a traceback."""
     try:
@@ -96,11 +106,7 @@ def solve(
     Example: [bold]sleuth solve examples/three-of-a-crime/multi-round.yaml --upto 5[/]
     """
 
-    def body():
-        doc = load(log)
-        return game_of(doc).solve(doc, upto)
-
-    run(body, as_json)
+    run(on_file(log, "solve", upto), as_json)
 
 
 @app.command()
@@ -118,11 +124,7 @@ def suggest(
     Example: [bold]sleuth suggest examples/three-of-a-crime/wrong-accusation.yaml[/]
     """
 
-    def body():
-        doc = load(log)
-        return game_of(doc).suggest(doc, upto, horizon)
-
-    run(body, as_json)
+    run(on_file(log, "suggest", upto, horizon), as_json)
 
 
 @app.command()
@@ -132,11 +134,7 @@ def replay(log: LogArgument, as_json: JsonOption = False) -> None:
     Example: [bold]sleuth replay examples/three-of-a-crime/multi-round.yaml[/]
     """
 
-    def body():
-        doc = load(log)
-        return game_of(doc).replay(doc)
-
-    run(body, as_json)
+    run(on_file(log, "replay"), as_json)
 
 
 @app.command()
@@ -151,11 +149,7 @@ def check(
     Example: [bold]sleuth check examples/three-of-a-crime/puzzle-easy.yaml --json[/]
     """
 
-    def body():
-        doc = load(puzzle)
-        return game_of(doc).check(doc)
-
-    run(body, as_json)
+    run(on_file(puzzle, "check"), as_json)
 
 
 @app.command()

@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from models import three_of_a_crime
+from solver.game import Game
 
-GAMES = {game.name: game for game in (three_of_a_crime.GAME,)}
+GAMES: dict[str, Game] = {game.name: game for game in (three_of_a_crime.GAME,)}

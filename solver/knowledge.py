@@ -53,7 +53,7 @@ class Knowledge:
         return self._solve(active) is not None
 
     def possible(
-        self, query: Mapping[Hashable, Any], active: Iterable[int] | None = None
+        self, query: Mapping[Any, Any], active: Iterable[int] | None = None
     ) -> set[Hashable]:
         """The keys of `query` whose literal is true in at least one consistent world."""
         active = list(self.event_literals if active is None else active)
@@ -67,14 +67,14 @@ class Knowledge:
         return found
 
     def certain(
-        self, query: Mapping[Hashable, Any], active: Iterable[int] | None = None
+        self, query: Mapping[Any, Any], active: Iterable[int] | None = None
     ) -> set[Hashable]:
         """The keys of `query` whose literal is true in every consistent world."""
         negated = {key: literal.Not() for key, literal in query.items()}
         return set(query) - self.possible(negated, active)
 
     def answers(
-        self, query: Mapping[Hashable, Any], active: Iterable[int] | None = None, limit: int = 2
+        self, query: Mapping[Any, Any], active: Iterable[int] | None = None, limit: int = 2
     ) -> list[tuple[Answer, dict[str, int]]]:
         """Up to `limit` consistent worlds with pairwise different answers, each with its witness.
 
@@ -98,7 +98,7 @@ class Knowledge:
             differ_from.append(differ)
         return found
 
-    def enumerate(self, query: Mapping[Hashable, Any]) -> dict[Answer, int]:
+    def enumerate(self, query: Mapping[Any, Any]) -> dict[Answer, int]:
         """Every consistent world, one by one (slow: a baseline and a cross-check only).
 
         Returns how many worlds give each answer (the set of `query` keys true in the world)."""
@@ -111,7 +111,7 @@ class Knowledge:
             model.add(literal == 0)
         counts: dict[Answer, int] = {}
 
-        class Collect(cp_model.CpSolverSolutionCallback):
+        class Collect(cp_model.CpSolverSolutionCallback):  # type: ignore[name-defined]
             def on_solution_callback(self) -> None:
                 answer = frozenset(k for k, lit in query.items() if self.boolean_value(lit))
                 counts[answer] = counts.get(answer, 0) + 1

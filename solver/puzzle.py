@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-Oracle = Callable[[Sequence[int]], list[Hashable]]
+Oracle = Callable[[Sequence[int]], Sequence[Hashable]]
 
 
 def unique_answer(oracle: Oracle, clues: Sequence[int]) -> Hashable | None:
@@ -50,7 +50,7 @@ class Generated:
 def generate(
     rng: random.Random,
     true_clue: Callable[[random.Random, list], object],
-    answers_of: Callable[[list], list[Hashable]],
+    answers_of: Callable[[list], Sequence[Hashable]],
     max_clues: int = 60,
 ) -> Generated | None:
     """Solver in the loop: add random true clues until the answer is unique, then drop clues while
@@ -67,6 +67,6 @@ def generate(
     removed: set[int] = set()
     for i in order:
         trial = [c for j, c in enumerate(clues) if j != i and j not in removed]
-        if answers_of(trial) == [answer]:
+        if list(answers_of(trial)) == [answer]:
             removed.add(i)
     return Generated([c for j, c in enumerate(clues) if j not in removed], answer)

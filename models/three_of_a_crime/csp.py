@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from constraint import AllDifferentConstraint, FunctionConstraint, Problem
 
 from models.three_of_a_crime.log import Fact
 from models.three_of_a_crime.rules import CARDS, Card, overlap
+
+
+def holds(fact: Fact) -> Callable[[Card], bool]:
+    """The fact as a test on its round's secret card."""
+    if fact.kind == "token":
+        return lambda secret: overlap(fact.card, secret) == fact.token
+    if fact.kind == "not":
+        return lambda secret: secret != fact.card
+    return lambda secret: secret == fact.card
 
 
 def solutions(facts: Iterable[Fact], rounds: int) -> list[tuple[Card, ...]]:
@@ -18,11 +27,5 @@ def solutions(facts: Iterable[Fact], rounds: int) -> list[tuple[Card, ...]]:
     if rounds > 1:
         problem.addConstraint(AllDifferentConstraint(), names)
     for fact in facts:
-        if fact.kind == "token":
-            test = lambda s, c=fact.card, t=fact.token: overlap(c, s) == t  # noqa: E731
-        elif fact.kind == "not":
-            test = lambda s, c=fact.card: s != c  # noqa: E731
-        else:
-            test = lambda s, c=fact.card: s == c  # noqa: E731
-        problem.addConstraint(FunctionConstraint(test), [names[fact.round]])
+        problem.addConstraint(FunctionConstraint(holds(fact)), [names[fact.round]])
     return [tuple(s[n] for n in names) for s in problem.getSolutions()]

@@ -136,7 +136,7 @@ class ThreeOfACrime:
             ),
             Table("Suspects", ["suspect", "p(on the secret card)", "certain"], suspect_rows(post)),
         ]
-        lines = data["certain"] or ["nothing is certain yet"]
+        lines = certain_facts(post) or ["nothing is certain yet"]
         return Report(data, tables, lines, log.warnings)
 
     def suggest(self, doc: Document, upto: int | None = None, horizon: int = 1) -> Report:
@@ -256,7 +256,7 @@ class ThreeOfACrime:
         data["difficulty"] = puzzle.DIFFICULTY_NAMES[puzzle.difficulty(facts)] if unique else None
         lines = []
         exit_code = 0 if unique else 1
-        if unique:
+        if answer is not None:
             lines.append(f"unique: the secret card is {card_label(answer)}")
             lines.append(f"difficulty: {data['difficulty']}")
             lines.append(f"redundant clues (0-based): {data['redundant'] or 'none'}")
@@ -266,7 +266,8 @@ class ThreeOfACrime:
             lines += [f"  secret = {card_label(sorted(a)[0])}" for a, _ in found]
         intended = body.get("answer")
         if intended is not None:
-            intended_card = tuple(sorted(SUSPECTS.index(n) for n in _names(intended)))
+            first, second, third = sorted(SUSPECTS.index(n) for n in _names(intended))
+            intended_card = (first, second, third)
             data["answer_matches"] = unique and intended_card == answer
             if not data["answer_matches"]:
                 lines.append(f"the author's answer {card_label(intended_card)} is not proven")

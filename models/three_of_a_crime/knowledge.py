@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from models.three_of_a_crime.log import Fact
 from models.three_of_a_crime.rules import CARDS, Card, overlap, short_label
@@ -44,7 +45,7 @@ class CrimeKnowledge(Knowledge):
         else:
             self.model.add_implication(when, secret[fact.round, fact.card])
 
-    def secret_query(self, round_: int | None = None) -> dict[Card, object]:
+    def secret_query(self, round_: int | None = None) -> dict[Card, Any]:
         """One literal per card: 'the secret of this round (default: the last) is that card'."""
         r = self.rounds - 1 if round_ is None else round_
         return {card: self.secret[r, card] for card in CARDS}

@@ -1,0 +1,52 @@
+"""The interface every game under models/ implements: all the CLI and the session ever call."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from solver.logfile import Document
+from solver.report import Report
+
+
+class Game(Protocol):
+    name: str  # the short name used in logs and on the command line, e.g. "three-of-a-crime"
+    title: str
+    session_help: str  # the short event syntax of `sleuth play`
+
+    def describe(self) -> dict:
+        """Deck and house rulings, for `sleuth games`."""
+        ...
+
+    def template(self) -> str:
+        """A commented log template, for `sleuth new`."""
+        ...
+
+    def solve(self, doc: Document, upto: int | None = None) -> Report: ...
+
+    def suggest(self, doc: Document, upto: int | None = None, horizon: int = 1) -> Report: ...
+
+    def replay(self, doc: Document) -> Report: ...
+
+    def check(self, doc: Document) -> Report:
+        """Puzzle check; the report's exit_code is 0 when the answer is unique."""
+        ...
+
+    def generate(
+        self,
+        rng: random.Random,
+        count: int,
+        difficulty: int | None = None,
+        progress: Callable[[], None] | None = None,
+    ) -> list[dict]:
+        """Puzzles as documents in the puzzle format."""
+        ...
+
+    def simulate(
+        self, rng: random.Random, games: int, progress: Callable[[], None] | None = None
+    ) -> Report: ...
+
+    def parse_line(self, text: str) -> dict:
+        """One log event from a line typed in the session."""
+        ...

@@ -23,6 +23,9 @@ app = typer.Typer(
 
 GAME_NAMES = NameSet("game", GAMES)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object and nothing else.")]
+DeckOption = Annotated[
+    Path | None, typer.Option("--deck", help="A deck file replacing the game's (6 Suspects).")
+]
 LogArgument = Annotated[Path, typer.Argument(help="A game log (YAML or JSON).", show_default=False)]
 
 
@@ -41,11 +44,14 @@ def game_of(doc: Document) -> Any:
     return game
 
 
-def on_file(path: Path, command: str, *args: Any) -> Callable[[], Any]:
-    """A command body that loads a log or puzzle and asks its game for `command`'s report."""
+def on_file(path: Path, command: str, deck: Path | None, *args: Any) -> Callable[[], Any]:
+    """A command body that loads a log or puzzle and asks its game for `command`'s report;
+    `--deck` replaces the log's deck file (for games that have one)."""
 
     def body() -> Any:
         doc = load(path)
+        if deck is not None:
+            doc.data["deck"] = str(deck.resolve())
         return getattr(game_of(doc), command)(doc, *args)
 
     return body
@@ -99,6 +105,7 @@ def new(game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-cri
 def solve(
     log: LogArgument,
     upto: Annotated[int | None, typer.Option(help="Use only the first N events.")] = None,
+    deck: DeckOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """What is certain, what is possible and how likely, after the whole log (or event N).
@@ -106,7 +113,7 @@ def solve(
     Example: [bold]sleuth solve examples/three-of-a-crime/multi-round.yaml --upto 5[/]
     """
 
-    run(on_file(log, "solve", upto), as_json)
+    run(on_file(log, "solve", deck, upto), as_json)
 
 
 @app.command()
@@ -117,6 +124,7 @@ def suggest(
         int,
         typer.Option(min=1, help="Moves to look ahead (Three of a Crime looks one card ahead)."),
     ] = 1,
+    deck: DeckOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """The best next move and its value: what to accuse and whether to do it now.
@@ -124,22 +132,23 @@ def suggest(
     Example: [bold]sleuth suggest examples/three-of-a-crime/wrong-accusation.yaml[/]
     """
 
-    run(on_file(log, "suggest", upto, horizon), as_json)
+    run(on_file(log, "suggest", deck, upto, horizon), as_json)
 
 
 @app.command()
-def replay(log: LogArgument, as_json: JsonOption = False) -> None:
+def replay(log: LogArgument, deck: DeckOption = None, as_json: JsonOption = False) -> None:
     """How knowledge evolved, event by event.
 
     Example: [bold]sleuth replay examples/three-of-a-crime/multi-round.yaml[/]
     """
 
-    run(on_file(log, "replay"), as_json)
+    run(on_file(log, "replay", deck), as_json)
 
 
 @app.command()
 def check(
     puzzle: Annotated[Path, typer.Argument(help="A puzzle file (YAML or JSON).")],
+    deck: DeckOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Prove a puzzle has one answer (exit 0) or show two worlds that disagree (exit 1).
@@ -149,7 +158,7 @@ def check(
     Example: [bold]sleuth check examples/three-of-a-crime/puzzle-easy.yaml --json[/]
     """
 
-    run(on_file(puzzle, "check"), as_json)
+    run(on_file(puzzle, "check", deck), as_json)
 
 
 @app.command()

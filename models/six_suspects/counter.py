@@ -1,0 +1,218 @@
+"""Exact culprit counts for 6 Suspects, by bulk counting instead of one arrangement at a time.
+
+Every arrangement of the unseen cards in the unseen slots is equally likely, so P(column c holds a
+culprit) = (arrangements where it does) / (all arrangements). There are up to 12! arrangements, too
+many to resolve one by one, so the count is split in two:
+
+1. enumerate only where the unseen *special* cards go (at most 12·11·…·7 = 665,280 placements),
+   and resolve all placements at once with numpy. With the specials placed, each column's total
+   is an affine function of the plain values: a constant (the Swap's 4, seen plain cards) plus the
+   unseen plain values of some slots, each with a coefficient (a Mirror or Torch can copy one);
+2. the unseen plain values are exchangeable, so placements that give the same affine structure
+   (same Police and Diamond columns, same constants, same multiset of per-slot coefficient
+   vectors) have the same counts. They are grouped with `numpy.unique`, and each group is
+   evaluated once over all orders of the unseen plain values (at most 6! = 720).
+
+`tests/test_six_suspects_counter.py` checks the counts against the one-by-one resolution of
+`rules.resolve` on random states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import permutations
+from math import factorial
+
+import numpy as np
+
+from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, neighbour, partner
+
+# Layout codes: 0-11 "the plain card that started in slot s"; then the special cards.
+SWAP, TORCH_LEFT, TORCH_RIGHT, MIRROR, DIAMOND, POLICE = 12, 13, 14, 15, 16, 17
+KIND_CODE = {
+    "swap": SWAP,
+    "torch-left": TORCH_LEFT,
+    "torch-right": TORCH_RIGHT,
+    "mirror": MIRROR,
+    "diamond": DIAMOND,
+    "police": POLICE,
+}
+# Effect codes after copying: the layout codes, where SWAP now means "the Swap's value", plus:
+NOTHING, TORCH = 18, 19
+OWN_EFFECT = np.array([*range(12), SWAP, TORCH, TORCH, MIRROR, DIAMOND, POLICE], dtype=np.int8)
+LEFT = np.array([neighbour(s, -1) for s in range(len(SLOTS))])
+RIGHT = np.array([neighbour(s, +1) for s in range(len(SLOTS))])
+PARTNER = np.array([partner(s) for s in range(len(SLOTS))])
+POWERS = 3 ** np.arange(len(COLUMNS))  # a slot's coefficients (0-2 per column) as one integer
+CHUNK = 4096  # structures evaluated at once over the plain-value orders
+
+
+@dataclass
+class Counts:
+    """Exact counts: arrangements in all, and those in which each column holds a culprit."""
+
+    worlds: int
+    culprit: list[int]  # per column A-F
+
+    def probability(self, column: int) -> Fraction:
+        return Fraction(self.culprit[column], self.worlds) if self.worlds else Fraction(0)
+
+
+@lru_cache(maxsize=16)
+def placements(free: int, specials: int) -> np.ndarray:
+    """Every ordered choice of `specials` distinct positions among `free` (one row each); cached,
+    since a session asks for the same sizes again and again."""
+    chosen = np.zeros((1, 0), dtype=np.int64)
+    for _ in range(specials):
+        unused = np.ones((len(chosen), free), dtype=bool)
+        np.put_along_axis(unused, chosen, False, axis=1)
+        row, position = np.nonzero(unused)
+        chosen = np.column_stack([chosen[row], position])
+    chosen.setflags(write=False)
+    return chosen
+
+
+@dataclass
+class Placements:
+    """Every placement of the unseen special cards, as layout codes and special positions."""
+
+    grid: np.ndarray  # (placement, slot) layout codes, int8
+    position: dict[int, np.ndarray]  # special code -> its slot in each placement
+    free: list[int]  # unseen slots
+    plain_values: list[int]  # doubled values of the unseen plain cards
+
+
+def place(deck: Deck, seen: dict[int, Card]) -> Placements:
+    """Enumerate where the unseen special cards can be, given the seen cards."""
+    free = [s for s in range(len(SLOTS)) if s not in seen]
+    unseen = [c for c in deck.cards if c not in seen.values()]
+    specials = [KIND_CODE[c.kind] for c in unseen if c.kind != "plain"]
+    chosen = placements(len(free), len(specials))
+    base = np.arange(len(SLOTS), dtype=np.int8)
+    position: dict[int, np.ndarray] = {}
+    for slot, card in seen.items():
+        if card.kind != "plain":
+            base[slot] = KIND_CODE[card.kind]
+            position[KIND_CODE[card.kind]] = np.full(len(chosen), slot)
+    grid = np.tile(base, (len(chosen), 1))
+    rows = np.arange(len(chosen))
+    free_array = np.array(free, dtype=np.int64)
+    for j, code in enumerate(specials):
+        position[code] = free_array[chosen[:, j]]
+        grid[rows, position[code]] = code
+    plain_values = [c.value2 for c in unseen if c.kind == "plain"]
+    return Placements(grid, position, free, plain_values)
+
+
+def resolve_all(placed: Placements) -> np.ndarray:
+    """Steps 1-3 of the resolution for every placement at once: the effect code of each slot."""
+    grid = placed.grid.copy()
+    rows = np.arange(len(grid))
+    position = dict(placed.position)
+    if SWAP in position:  # step 1: the Swap's row neighbours exchange places
+        left, right = LEFT[position[SWAP]], RIGHT[position[SWAP]]
+        grid[rows, left], grid[rows, right] = placed.grid[rows, right], placed.grid[rows, left]
+        for code, at in position.items():
+            position[code] = np.where(at == left, right, np.where(at == right, left, at))
+
+    own = OWN_EFFECT[grid]
+    effects = own.copy()
+    for code, towards in ((TORCH_LEFT, LEFT), (TORCH_RIGHT, RIGHT)):  # step 2: Torches copy
+        if code in position:
+            at = position[code]
+            source = own[rows, towards[at]]
+            effects[rows, at] = np.where(source == TORCH, NOTHING, source)
+
+    other = effects[:, PARTNER]  # step 3: Mirror effects copy the other card of their column
+    mirrored = np.where((other == MIRROR) | (other == NOTHING), NOTHING, other)
+    return np.where(effects == MIRROR, mirrored, effects)
+
+
+def structures(
+    placed: Placements, effects: np.ndarray, deck: Deck, seen: dict[int, Card]
+) -> np.ndarray:
+    """One row per placement: [Police columns, Diamond columns, constant doubled totals, sorted
+    coefficient codes of the free slots holding plain cards]. Equal rows count the same."""
+    count = len(effects)
+    top, bottom = effects[:, 0::2], effects[:, 1::2]  # (placement, column) each
+    police = (top == POLICE) | (bottom == POLICE)
+    diamond = ((top == DIAMOND) | (bottom == DIAMOND)) & ~police
+    scored = ~(police | diamond)
+    value_of_code = np.zeros(TORCH + 1, dtype=np.int16)
+    swap_card = deck.card("swap")
+    if swap_card is not None:
+        value_of_code[SWAP] = swap_card.value2
+    for slot, card in seen.items():
+        if card.kind == "plain":
+            value_of_code[slot] = card.value2
+    constant = (value_of_code[top] + value_of_code[bottom]) * scored
+    # codes[r, k]: which columns count the plain value that started in free slot k, as
+    # sum over columns c of 3^c x (how many times c counts it: 0-2), an exact integer code
+    free = placed.free
+    slot_position = np.full(TORCH + 1, -1, dtype=np.int64)
+    slot_position[free] = np.arange(len(free))
+    weight = (POWERS * scored).astype(np.float64)
+    summed = np.zeros(count * len(free))
+    base = np.arange(count) * len(free)
+    for cells in (top, bottom):
+        at = slot_position[cells]
+        hit = at >= 0
+        summed += np.bincount((base[:, None] + at)[hit], weights=weight[hit], minlength=summed.size)
+    codes = summed.reshape(count, len(free)).astype(np.int16)
+    codes[placed.grid[:, free] >= SWAP] = -1  # a special card started there
+    codes.sort(axis=1)
+    specials = len(free) - len(placed.plain_values)
+    bits = (2 ** np.arange(len(COLUMNS))).astype(np.int16)
+    return np.column_stack([police @ bits, diamond @ bits, constant, codes[:, specials:]])
+
+
+def evaluate(unique: np.ndarray, plain_values: list[int], diamond2: int) -> np.ndarray:
+    """Culprit counts per column for each distinct structure, over every order of the plain values."""
+    columns = len(COLUMNS)
+    bits = 2 ** np.arange(columns)
+    police = (unique[:, :1] & bits) > 0
+    diamond = (unique[:, 1:2] & bits) > 0
+    constant = unique[:, 2 : 2 + columns]
+    codes = unique[:, 2 + columns :]
+    coefficient = (codes[:, None, :] // POWERS[None, :, None]) % 3  # (structure, column, slot)
+    m = len(plain_values)
+    orders = np.array(list(permutations(plain_values)), dtype=np.float64).reshape(factorial(m), m)
+    # small integers: float64 matrix products are exact here, and fast
+    totals = constant[:, :, None] + coefficient.astype(np.float64) @ orders.T  # (u, column, order)
+    totals = np.where(diamond[:, :, None], diamond2, totals)
+    totals = np.where(police[:, :, None], -np.inf, totals)
+    best = totals.max(axis=1, keepdims=True)
+    culprit = totals == best
+    return culprit.sum(axis=2)
+
+
+def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows and how often each occurs.
+
+    Rows are grouped by a 64-bit hash (one fast integer sort); the grouping is then verified
+    exactly, and the slow exact path (sorting whole rows) is taken if a hash ever collides."""
+    mixers = np.random.default_rng(1729).integers(1, 2**62, size=rows.shape[1]) | 1
+    keys = (rows.astype(np.int64) * mixers).sum(axis=1)  # wraps around: fine for a hash
+    _, first, inverse, multiplicity = np.unique(
+        keys, return_index=True, return_inverse=True, return_counts=True
+    )
+    if np.array_equal(rows[first][inverse], rows):
+        return rows[first].astype(np.int64), multiplicity
+    exact = np.ascontiguousarray(rows).view(f"V{rows.itemsize * rows.shape[1]}").ravel()
+    _, first, multiplicity = np.unique(exact, return_index=True, return_counts=True)
+    return rows[first].astype(np.int64), multiplicity
+
+
+def count(deck: Deck, seen: dict[int, Card]) -> Counts:
+    """Exact culprit counts given the cards seen at some slots (slot index -> card)."""
+    placed = place(deck, seen)
+    rows = structures(placed, resolve_all(placed), deck, seen)
+    unique, multiplicity = group_equal_rows(rows)
+    culprit = np.zeros(len(COLUMNS), dtype=np.int64)
+    for start in range(0, len(unique), CHUNK):
+        block = evaluate(unique[start : start + CHUNK], placed.plain_values, deck.diamond2)
+        culprit += multiplicity[start : start + CHUNK] @ block
+    orders = factorial(len(placed.plain_values))
+    return Counts(len(placed.grid) * orders, [int(x) for x in culprit])

@@ -1,0 +1,176 @@
+"""The 6 Suspects game object: what the CLI calls, turning exact counts into reports."""
+
+from __future__ import annotations
+
+import random
+import shlex
+from collections.abc import Callable
+
+from models.six_suspects.counter import Counts, count
+from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
+from models.six_suspects.rules import COLUMNS, SLOTS, load_deck
+from solver.errors import InputError
+from solver.logfile import Document
+from solver.names import NameSet
+from solver.report import Report, Table, probability
+
+TEMPLATE = """\
+# 6 Suspects log for Sleuth. Slots A1..F2: column A-F (a suspect), row 1 or 2. Cards: 0-5, swap,
+# torch-left, torch-right, mirror, diamond, police (from the deck file; `deck: FILE` or --deck).
+game: six-suspects
+players: [Ana, Ben]
+me: Ana
+events:
+  - look: {slot: A1, card: diamond}   # my look: I saw the card
+  - look: {by: Ben, slot: C2}         # someone else's look: nothing seen
+  - look: {slot: B1, card: police}
+  # - announce: Ben                   # after everyone has looked 4 times
+  # - vote: {Ana: A, Ben: D}
+"""
+
+SESSION_HELP = """\
+look SLOT CARD             my look, e.g. look A1 diamond
+look PLAYER SLOT           someone else's look, e.g. look Ben C2
+announce PLAYER            e.g. announce Ben
+vote PLAYER COLUMN ...     e.g. vote Ana A Ben D"""
+
+
+def grid_table(log: Log, counts: Counts) -> Table:
+    """The 2 × 6 layout as seen, with each suspect's culprit probability under its column."""
+    seen = log.seen_cards()
+    header = [f"{c} {name}" for c, name in zip(COLUMNS, log.deck.suspects, strict=True)]
+    rows = [
+        [
+            f"row {row + 1}",
+            *[seen[2 * c + row].name if 2 * c + row in seen else "·" for c in range(6)],
+        ]
+        for row in range(2)
+    ]
+    rows.append(["p", *[f"{float(counts.probability(c)):.3f}" for c in range(6)]])
+    return Table("The layout (· = not seen)", ["", *header], rows, highlight={2})
+
+
+class SixSuspects:
+    """Sleuth's interface to 6 Suspects (RULINGS.md §2)."""
+
+    name = GAME
+    title = "6 Suspects"
+    session_help = SESSION_HELP
+
+    def describe(self) -> dict:
+        deck = load_deck()
+        return {
+            "game": self.name,
+            "title": self.title,
+            "deck": "12 cards: " + ", ".join(c.name for c in deck.cards),
+            "suspects": dict(zip(COLUMNS, deck.suspects, strict=True)),
+            "rulings": [
+                "card values are deck data (house ruling): plain 0-5, Swap 4, Diamond 9½",
+                "rows wrap around: A's left neighbour is F",
+                "resolution: Swap, Torches, Mirrors, Police, Diamond, totals, ties",
+                "every arrangement of the unseen cards is equally likely",
+            ],
+        }
+
+    def template(self) -> str:
+        return TEMPLATE
+
+    def counts(self, doc: Document, upto: int | None = None) -> tuple[Log, Counts]:
+        log = parse(
+            doc, upto, "given" if "events" not in doc.data and "puzzle" in doc.data else "events"
+        )
+        return log, count(log.deck, log.seen_cards())
+
+    def solve(self, doc: Document, upto: int | None = None) -> Report:
+        log, counts = self.counts(doc, upto)
+        culprit = {COLUMNS[c]: counts.probability(c) for c in range(len(COLUMNS))}
+        certain = [c for c, p in culprit.items() if p == 1]
+        innocent = [c for c, p in culprit.items() if p == 0]
+        data = {
+            "game": self.name,
+            "consistent": True,
+            "events": log.events,
+            "worlds": counts.worlds,
+            "seen": {SLOTS[s.slot]: s.card.name for s in log.seen},
+            "culprit": {c: probability(p) for c, p in culprit.items()},
+            "culprit_count": dict(zip(COLUMNS, counts.culprit, strict=True)),
+            "suspects": dict(zip(COLUMNS, log.deck.suspects, strict=True)),
+            "certain_culprit": certain[0] if len(certain) == 1 else None,
+            "certainly_innocent": innocent,
+            "warnings": log.warnings,
+        }
+        best = max(culprit.values())
+        lines = [
+            f"{counts.worlds:,} equally likely arrangements of the {12 - len(log.seen)} unseen cards",
+            "best vote: "
+            + ", ".join(
+                f"{c} {log.deck.suspects[COLUMNS.index(c)]}"
+                for c, p in culprit.items()
+                if p == best
+            )
+            + f" (p = {float(best):.3f})",
+        ]
+        for c in certain:
+            lines.append(f"{c} {log.deck.suspects[COLUMNS.index(c)]} is certainly a culprit")
+        for c in innocent:
+            lines.append(f"{c} {log.deck.suspects[COLUMNS.index(c)]} cannot be a culprit")
+        return Report(data, [grid_table(log, counts)], lines, log.warnings)
+
+    def replay(self, doc: Document) -> Report:
+        full = parse(doc)
+        rows, history = [], []
+        for upto in range(0, full.events + 1):
+            log, counts = self.counts(doc, upto)
+            label = "start" if upto == 0 else str(doc.data["events"][upto - 1])
+            probabilities = [counts.probability(c) for c in range(6)]
+            rows.append([str(upto), label, *[f"{float(p):.2f}" for p in probabilities]])
+            history.append(
+                {
+                    "event": upto,
+                    "worlds": counts.worlds,
+                    "culprit": {COLUMNS[c]: probability(p) for c, p in enumerate(probabilities)},
+                }
+            )
+        table = Table("Culprit probabilities, event by event", ["#", "event", *COLUMNS], rows)
+        data = {"game": self.name, "consistent": True, "events": full.events, "history": history}
+        return Report(data, [table], [], full.warnings)
+
+    def suggest(self, doc: Document, upto: int | None = None, horizon: int = 1) -> Report:
+        raise InputError("six-suspects: 'suggest' is not built yet (issue 3); 'solve' works")
+
+    def check(self, doc: Document) -> Report:
+        raise InputError("six-suspects: 'check' is not built yet (issue 3); 'solve' works")
+
+    def generate(
+        self,
+        rng: random.Random,
+        count: int,
+        difficulty: int | None = None,
+        progress: Callable[[], None] | None = None,
+    ) -> list[dict]:
+        raise InputError("six-suspects: 'generate' is not built yet (issue 3)")
+
+    def simulate(self, rng: random.Random, games: int, progress=None) -> Report:
+        raise InputError("six-suspects: 'simulate' is not built yet (issue 3)")
+
+    def parse_line(self, text: str) -> dict:
+        words = shlex.split(text)
+        if not words:
+            raise InputError("empty line")
+        kind, rest = words[0].lower(), words[1:]
+        if kind == "look":
+            if len(rest) != 2:
+                raise InputError("usage: look SLOT CARD (mine) or look PLAYER SLOT (another's)")
+            if rest[0].upper() in SLOTS:
+                return {"look": {"slot": rest[0].upper(), "card": rest[1]}}
+            return {"look": {"by": rest[0], "slot": rest[1].upper()}}
+        if kind == "announce":
+            if len(rest) != 1:
+                raise InputError("usage: announce PLAYER")
+            return {"announce": rest[0]}
+        if kind == "vote":
+            if not rest or len(rest) % 2:
+                raise InputError("usage: vote PLAYER COLUMN [PLAYER COLUMN ...]")
+            return {"vote": dict(zip(rest[0::2], rest[1::2], strict=True))}
+        hint = NameSet("command", EVENT_KINDS).suggestion(kind)
+        raise InputError(f"unknown event {kind!r}{hint}")

@@ -149,8 +149,14 @@ def test_deck_with_the_wrong_number_of_cards(tmp_path):
 @pytest.mark.parametrize(
     ("events", "detail"),
     [
-        ("  - look: {slot: A1, card: 3}\n  - look: {slot: B2, card: 3}\n", "card 3 seen at A1 and at B2"),
-        ("  - look: {slot: A1, card: 3}\n  - look: {slot: A1, card: swap}\n", "A1 seen holding 3 and swap"),
+        (
+            "  - look: {slot: A1, card: 3}\n  - look: {slot: B2, card: 3}\n",
+            "card 3 seen at A1 and at B2",
+        ),
+        (
+            "  - look: {slot: A1, card: 3}\n  - look: {slot: A1, card: swap}\n",
+            "A1 seen holding 3 and swap",
+        ),
     ],
 )
 def test_two_sightings_that_cannot_both_be_true(tmp_path, events, detail):

@@ -121,9 +121,13 @@ def suggest(
     log: LogArgument,
     upto: Annotated[int | None, typer.Option(help="Use only the first N events.")] = None,
     horizon: Annotated[
-        int,
-        typer.Option(min=1, help="Moves to look ahead (Three of a Crime looks one card ahead)."),
-    ] = 1,
+        int | None,
+        typer.Option(
+            min=0,
+            help="Moves to look ahead (default: the game's own; Three of a Crime looks one card "
+            "ahead, 6 Suspects the looks you have left).",
+        ),
+    ] = None,
     deck: DeckOption = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -132,9 +132,10 @@ def resolve_all(placed: Placements) -> np.ndarray:
 
 def structures(
     placed: Placements, effects: np.ndarray, deck: Deck, seen: dict[int, Card]
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """One row per placement: [Police columns, Diamond columns, constant doubled totals, sorted
-    coefficient codes of the free slots holding plain cards]. Equal rows count the same."""
+    coefficient codes of the free slots holding plain cards]; equal rows count the same. Also the
+    rank of each free slot's code in that sorted order (negative where a special card sits)."""
     count = len(effects)
     top, bottom = effects[:, 0::2], effects[:, 1::2]  # (placement, column) each
     police = (top == POLICE) | (bottom == POLICE)
@@ -162,14 +163,25 @@ def structures(
         summed += np.bincount((base[:, None] + at)[hit], weights=weight[hit], minlength=summed.size)
     codes = summed.reshape(count, len(free)).astype(np.int16)
     codes[placed.grid[:, free] >= SWAP] = -1  # a special card started there
-    codes.sort(axis=1)
+    order = np.argsort(codes, axis=1, kind="stable")
+    codes = np.take_along_axis(codes, order, axis=1)
     specials = len(free) - len(placed.plain_values)
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(len(free)) - specials, axis=1)
     bits = (2 ** np.arange(len(COLUMNS))).astype(np.int16)
-    return np.column_stack([police @ bits, diamond @ bits, constant, codes[:, specials:]])
+    rows = np.column_stack([police @ bits, diamond @ bits, constant, codes[:, specials:]])
+    return rows, rank
 
 
-def evaluate(unique: np.ndarray, plain_values: list[int], diamond2: int) -> np.ndarray:
-    """Culprit counts per column for each distinct structure, over every order of the plain values."""
+def plain_orders(plain_values: list[int]) -> np.ndarray:
+    """Every order of the unseen plain cards, as indexes into `plain_values` (one row each)."""
+    m = len(plain_values)
+    return np.array(list(permutations(range(m))), dtype=np.int64).reshape(factorial(m), m)
+
+
+def culprits(unique: np.ndarray, plain_values: list[int], diamond2: int) -> np.ndarray:
+    """(structure, column, order): is the column a culprit when the plain cards lie in that order
+    (the order's k-th card goes to the structure's k-th sorted slot)?"""
     columns = len(COLUMNS)
     bits = 2 ** np.arange(columns)
     police = (unique[:, :1] & bits) > 0
@@ -177,19 +189,16 @@ def evaluate(unique: np.ndarray, plain_values: list[int], diamond2: int) -> np.n
     constant = unique[:, 2 : 2 + columns]
     codes = unique[:, 2 + columns :]
     coefficient = (codes[:, None, :] // POWERS[None, :, None]) % 3  # (structure, column, slot)
-    m = len(plain_values)
-    orders = np.array(list(permutations(plain_values)), dtype=np.float64).reshape(factorial(m), m)
+    values = np.array(plain_values, dtype=np.float64)[plain_orders(plain_values)]
     # small integers: float64 matrix products are exact here, and fast
-    totals = constant[:, :, None] + coefficient.astype(np.float64) @ orders.T  # (u, column, order)
+    totals = constant[:, :, None] + coefficient.astype(np.float64) @ values.T
     totals = np.where(diamond[:, :, None], diamond2, totals)
     totals = np.where(police[:, :, None], -np.inf, totals)
-    best = totals.max(axis=1, keepdims=True)
-    culprit = totals == best
-    return culprit.sum(axis=2)
+    return totals == totals.max(axis=1, keepdims=True)
 
 
-def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows and how often each occurs.
+def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows, how often each occurs, and which distinct row each row is.
 
     Rows are grouped by a 64-bit hash (one fast integer sort); the grouping is then verified
     exactly, and the slow exact path (sorting whole rows) is taken if a hash ever collides."""
@@ -198,21 +207,78 @@ def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     _, first, inverse, multiplicity = np.unique(
         keys, return_index=True, return_inverse=True, return_counts=True
     )
-    if np.array_equal(rows[first][inverse], rows):
-        return rows[first].astype(np.int64), multiplicity
-    exact = np.ascontiguousarray(rows).view(f"V{rows.itemsize * rows.shape[1]}").ravel()
-    _, first, multiplicity = np.unique(exact, return_index=True, return_counts=True)
-    return rows[first].astype(np.int64), multiplicity
+    if not np.array_equal(rows[first][inverse], rows):
+        exact = np.ascontiguousarray(rows).view(f"V{rows.itemsize * rows.shape[1]}").ravel()
+        _, first, inverse, multiplicity = np.unique(
+            exact, return_index=True, return_inverse=True, return_counts=True
+        )
+    return rows[first].astype(np.int64), multiplicity, inverse.ravel()
+
+
+@dataclass
+class Tally:
+    """The grouped enumeration of one state, kept for the joint counts of the advice."""
+
+    deck: Deck
+    placed: Placements
+    unique: np.ndarray  # distinct structures
+    multiplicity: np.ndarray  # placements per structure
+    inverse: np.ndarray  # placement -> structure
+    rank: np.ndarray  # (placement, free slot) -> sorted position of its plain card, <0: special
+    per_structure: np.ndarray  # (structure, column) culprit counts over all plain orders
+
+    @property
+    def counts(self) -> Counts:
+        culprit = self.multiplicity @ self.per_structure
+        orders = factorial(len(self.placed.plain_values))
+        return Counts(len(self.placed.grid) * orders, [int(x) for x in culprit])
+
+
+def tally(deck: Deck, seen: dict[int, Card]) -> Tally:
+    placed = place(deck, seen)
+    rows, rank = structures(placed, resolve_all(placed), deck, seen)
+    unique, multiplicity, inverse = group_equal_rows(rows)
+    per_structure = np.zeros((len(unique), len(COLUMNS)), dtype=np.int64)
+    for start in range(0, len(unique), CHUNK):
+        block = culprits(unique[start : start + CHUNK], placed.plain_values, deck.diamond2)
+        per_structure[start : start + CHUNK] = block.sum(axis=2)
+    return Tally(deck, placed, unique, multiplicity, inverse, rank, per_structure)
 
 
 def count(deck: Deck, seen: dict[int, Card]) -> Counts:
     """Exact culprit counts given the cards seen at some slots (slot index -> card)."""
-    placed = place(deck, seen)
-    rows = structures(placed, resolve_all(placed), deck, seen)
-    unique, multiplicity = group_equal_rows(rows)
-    culprit = np.zeros(len(COLUMNS), dtype=np.int64)
-    for start in range(0, len(unique), CHUNK):
-        block = evaluate(unique[start : start + CHUNK], placed.plain_values, deck.diamond2)
-        culprit += multiplicity[start : start + CHUNK] @ block
-    orders = factorial(len(placed.plain_values))
-    return Counts(len(placed.grid) * orders, [int(x) for x in culprit])
+    return tally(deck, seen).counts
+
+
+def joint(t: Tally, unseen: list[Card]) -> np.ndarray:
+    """(free slot, unseen card, column): arrangements with that card at that slot in which the
+    column holds a culprit. One pass over the tally, for every possible next look at once."""
+    placed = t.placed
+    plain = [c for c in unseen if c.kind == "plain"]
+    m = len(plain)
+    orders = plain_orders(placed.plain_values)
+    # split[u, column, j, i]: orders with plain card i at sorted position j where column is a
+    # culprit; by_position is the same, indexed [u, j, i, column]
+    onehot = (orders[:, :, None] == np.arange(m)).reshape(len(orders), m * m).astype(np.float64)
+    split = np.zeros((len(t.unique), len(COLUMNS), m * m))
+    for start in range(0, len(t.unique), CHUNK):
+        block = culprits(t.unique[start : start + CHUNK], placed.plain_values, t.deck.diamond2)
+        split[start : start + CHUNK] = block.astype(np.float64) @ onehot
+    by_position = split.reshape(len(t.unique), len(COLUMNS), m, m).transpose(0, 2, 3, 1)
+    result = np.zeros((len(placed.free), len(unseen), len(COLUMNS)), dtype=np.int64)
+    plain_index = {c.name: i for i, c in enumerate(plain)}
+    for k, slot in enumerate(placed.free):
+        there = placed.grid[:, slot]
+        holds_plain = there < SWAP
+        if m:
+            pairs = t.inverse[holds_plain] * m + t.rank[holds_plain, k]
+            weight = np.bincount(pairs, minlength=len(t.unique) * m).astype(np.float64)
+            summed = weight @ by_position.reshape(len(t.unique) * m, m * len(COLUMNS))
+            by_card = np.rint(summed).astype(np.int64).reshape(m, len(COLUMNS))
+        for ci, card in enumerate(unseen):
+            if card.kind == "plain":
+                result[k, ci] = by_card[plain_index[card.name]]
+            else:
+                here = t.inverse[there == KIND_CODE[card.kind]]
+                result[k, ci] = np.bincount(here, minlength=len(t.unique)) @ t.per_structure
+    return result

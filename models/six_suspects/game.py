@@ -6,6 +6,7 @@ import random
 import shlex
 from collections.abc import Callable
 
+from models.six_suspects.advice import EXACT_HORIZON, advise
 from models.six_suspects.counter import Counts, count
 from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
 from models.six_suspects.rules import COLUMNS, SLOTS, load_deck
@@ -135,8 +136,51 @@ class SixSuspects:
         data = {"game": self.name, "consistent": True, "events": full.events, "history": history}
         return Report(data, [table], [], full.warnings)
 
-    def suggest(self, doc: Document, upto: int | None = None, horizon: int = 1) -> Report:
-        raise InputError("six-suspects: 'suggest' is not built yet (issue 3); 'solve' works")
+    def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
+        log = parse(doc, upto)
+        best = advise(log, horizon)
+        names = log.deck.suspects
+        looks = [
+            {
+                "slot": SLOTS[look.slot],
+                "p_hit": probability(look.value),
+                "information_bits": round(look.information, 6),
+            }
+            for look in best.looks
+        ]
+        data = {
+            "game": self.name,
+            "consistent": True,
+            "events": log.events,
+            "worlds": best.counts.worlds,
+            "vote": [COLUMNS[c] for c in best.vote],
+            "p_vote": probability(best.p_vote),
+            "horizon": best.horizon,
+            "exact": best.exact,
+            "looks": looks,
+            "announce": best.announce,
+            "announce_reason": best.announce_reason,
+        }
+        rows = [
+            [SLOTS[look.slot], f"{float(look.value):.4f}", f"{look.information:.3f}"]
+            for look in best.looks
+        ]
+        tables = []
+        if rows:
+            title = f"Where to look (value of {best.horizon} more look(s), best first)"
+            tables.append(Table(title, ["slot", "p(vote hits)", "bits"], rows, highlight={0}))
+        lines = [
+            "vote now for: "
+            + ", ".join(f"{COLUMNS[c]} {names[c]}" for c in best.vote)
+            + f" (p = {float(best.p_vote):.3f})",
+            f"{'ANNOUNCE' if best.announce else 'do not announce yet'}: {best.announce_reason}",
+        ]
+        if not best.exact:
+            lines.append(
+                f"approximation: the {best.horizon}-look values are exact expectimax over the next "
+                f"{EXACT_HORIZON} looks; later looks are not valued (truncated horizon)"
+            )
+        return Report(data, tables, lines, log.warnings)
 
     def check(self, doc: Document) -> Report:
         raise InputError("six-suspects: 'check' is not built yet (issue 3); 'solve' works")

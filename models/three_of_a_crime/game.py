@@ -139,7 +139,7 @@ class ThreeOfACrime:
         lines = certain_facts(post) or ["nothing is certain yet"]
         return Report(data, tables, lines, log.warnings)
 
-    def suggest(self, doc: Document, upto: int | None = None, horizon: int = 1) -> Report:
+    def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         log, post = self.posterior(doc, upto)
         best = advice.advise(log, post)
         upcoming = best.next_card

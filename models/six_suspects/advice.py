@@ -1,0 +1,148 @@
+"""Where to look next, whom to vote for, and whether to announce (6 Suspects).
+
+A look shows one card; every arrangement of the unseen cards stays equally likely, so the card at
+an unseen slot is each unseen card with probability 1/n. The value of a state with H looks left
+is the probability that the final vote hits a culprit when every look is chosen as well as
+possible (expectimax):
+
+    V0 = max over columns of P(column is a culprit)
+    VH = max over slots s of  sum over cards c of  1/n · V(H-1)(state + "s holds c")
+
+One pass of `counter.joint` gives the counts for every (slot, card) at once, so V1 costs one
+enumeration. V2 looks one level deeper: each child state (slot, card) is enumerated again. Longer
+horizons are truncated to two looks (said in the output).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from models.six_suspects.counter import Counts, joint, tally
+from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
+from models.six_suspects.rules import Card, Deck
+
+EXACT_HORIZON = 2
+ANNOUNCE_GAIN = Fraction(1, 100)  # announce when one more look adds less than this
+
+
+@dataclass
+class Look:
+    slot: int
+    value: Fraction  # P(the final vote hits a culprit) if I look here now and play well after
+    information: float  # expected bits of uncertainty removed about who is a culprit
+
+
+@dataclass
+class Advice:
+    counts: Counts
+    vote: list[int]  # best columns now (ties)
+    p_vote: Fraction
+    horizon: int  # looks valued
+    exact: bool  # False when the horizon was truncated
+    looks: list[Look]  # best first
+    announce: bool
+    announce_reason: str
+
+
+def guilt_entropy(culprit: np.ndarray, worlds: float) -> float:
+    """Sum over columns of the binary entropy of 'this suspect is a culprit' (bits)."""
+    p = np.clip(culprit / worlds, 1e-300, 1.0)
+    q = np.clip(1.0 - culprit / worlds, 1e-300, 1.0)
+    return float(-(p * np.log2(p) + q * np.log2(q)).sum())
+
+
+def one_look_values(
+    deck: Deck, seen: dict[int, Card]
+) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
+    """Counts now, V1 of looking at each unseen slot, and each look's expected information."""
+    t = tally(deck, seen)
+    counts = t.counts
+    unseen = [c for c in deck.cards if c not in seen.values()]
+    table = joint(t, unseen)  # (slot, card, column)
+    values, information = {}, {}
+    before = guilt_entropy(np.array(counts.culprit, dtype=float), counts.worlds)
+    per_card = counts.worlds // len(unseen) if unseen else 0
+    for k, slot in enumerate(t.placed.free):
+        values[slot] = Fraction(int(table[k].max(axis=1).sum()), counts.worlds)
+        after = sum(guilt_entropy(table[k, c].astype(float), per_card) for c in range(len(unseen)))
+        information[slot] = before - after / len(unseen)
+    return counts, values, information
+
+
+def look_values(
+    deck: Deck, seen: dict[int, Card], horizon: int
+) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
+    """V_horizon of looking at each unseen slot first (horizon 1 or 2), and the information."""
+    counts, values, information = one_look_values(deck, seen)
+    if horizon < 2:
+        return counts, values, information
+    unseen = [c for c in deck.cards if c not in seen.values()]
+    deeper = {}
+    for slot in values:
+        total = Fraction(0)
+        for card in unseen:
+            _, child, _ = one_look_values(deck, {**seen, slot: card})
+            total += (
+                max(child.values()) if child else best_vote(count_child(deck, seen, slot, card))
+            )
+        deeper[slot] = total / len(unseen)
+    return counts, deeper, information
+
+
+def count_child(deck: Deck, seen: dict[int, Card], slot: int, card: Card) -> Counts:
+    return tally(deck, {**seen, slot: card}).counts
+
+
+def best_vote(counts: Counts) -> Fraction:
+    return Fraction(max(counts.culprit), counts.worlds)
+
+
+def looks_left(log: Log) -> int:
+    """My looks before the vote, by the rules: up to 4 in all, plus one after an announcement;
+    none left once I have announced."""
+    mine = log.looks.get(log.me, 0) if log.me else len(log.seen)
+    if log.announced_by is not None:
+        return 0 if log.announced_by == log.me else 1
+    return max(LOOKS_BEFORE_ANNOUNCING - mine, 0) + 1
+
+
+def advise(log: Log, horizon: int | None = None) -> Advice:
+    seen = log.seen_cards()
+    horizon = looks_left(log) if horizon is None else horizon
+    valued = min(horizon, EXACT_HORIZON)
+    if valued == 0 or len(seen) == len(log.deck.cards):
+        t = tally(log.deck, seen)
+        counts, looks = t.counts, []
+    else:
+        counts, values, information = look_values(log.deck, seen, valued)
+        looks = sorted(
+            (Look(s, values[s], information[s]) for s in values),
+            key=lambda look: (-look.value, -look.information, look.slot),
+        )
+    p_vote = best_vote(counts)
+    vote = [c for c, n in enumerate(counts.culprit) if Fraction(n, counts.worlds) == p_vote]
+    can_announce = log.announced_by is None and all(
+        log.looks.get(p, 0) >= LOOKS_BEFORE_ANNOUNCING
+        for p in (log.players or ([log.me] if log.me else []))
+    )
+    if not can_announce:
+        announce, reason = False, "announcing is open once everyone has looked 4 times"
+    elif p_vote == 1:
+        announce, reason = True, "you are certain"
+    else:
+        gain = (looks[0].value if looks else p_vote) - p_vote
+        announce = gain < ANNOUNCE_GAIN
+        reason = (
+            f"the best next look adds {float(gain):.3f} to your chance "
+            f"({'less' if announce else 'more'} than {float(ANNOUNCE_GAIN):.2f}); "
+            "every look you take also lets the others look"
+        )
+    return Advice(counts, vote, p_vote, valued, horizon <= EXACT_HORIZON, looks, announce, reason)
+
+
+def bits(value: float) -> str:
+    return f"{value:.3f}" if math.isfinite(value) else "-"

@@ -1,0 +1,111 @@
+"""6 Suspects advice: the joint counts and the expectimax values against brute force."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.six_suspects.advice import advise, look_values, looks_left
+from models.six_suspects.counter import count, joint, tally
+from models.six_suspects.log import Log, Seen
+from models.six_suspects.rules import SLOTS, load_deck, resolve
+
+DECK = load_deck()
+CARD = {c.name: c for c in DECK.cards}
+
+
+def completions(seen):
+    """Every full layout extending `seen`, with its culprit set (brute force)."""
+    free = [s for s in range(12) if s not in seen]
+    rest = [c for c in DECK.cards if c not in seen.values()]
+    for order in itertools.permutations(rest):
+        layout = {**seen, **dict(zip(free, order, strict=True))}
+        yield layout, resolve(tuple(layout[s] for s in range(12)), DECK)[1]
+
+
+def brute_value(seen, horizon: int) -> Fraction:
+    """Expectimax by definition: V0 = best vote probability; VH = max over slots of the mean over
+    the card seen there of V(H-1)."""
+    worlds = list(completions(seen))
+    if horizon == 0 or len(seen) == 12:
+        return Fraction(max(sum(c in cul for _, cul in worlds) for c in range(6)), len(worlds))
+    return max(brute_look(seen, slot, horizon) for slot in range(12) if slot not in seen)
+
+
+def brute_look(seen, slot, horizon) -> Fraction:
+    rest = [c for c in DECK.cards if c not in seen.values()]
+    return sum(brute_value({**seen, slot: card}, horizon - 1) for card in rest) / len(rest)
+
+
+@st.composite
+def states(draw, least: int, most: int):
+    k = draw(st.integers(least, most))
+    slots = draw(st.permutations(range(12)))[:k]
+    cards = draw(st.permutations(DECK.cards))[:k]
+    return dict(zip(slots, cards, strict=True))
+
+
+@given(states(6, 10))
+def test_joint_counts_equal_counts_of_the_child_states(seen):
+    t = tally(DECK, seen)
+    unseen = [c for c in DECK.cards if c not in seen.values()]
+    table = joint(t, unseen)
+    for k, slot in enumerate(t.placed.free):
+        for ci, card in enumerate(unseen):
+            assert list(table[k, ci]) == count(DECK, {**seen, slot: card}).culprit
+
+
+@given(states(7, 10))
+def test_one_look_values_are_exact(seen):
+    _, values, _ = look_values(DECK, seen, 1)
+    for slot, value in values.items():
+        assert value == brute_look(seen, slot, 1)
+
+
+@settings(max_examples=10)
+@given(states(8, 10))
+def test_two_look_values_are_exact(seen):
+    _, values, _ = look_values(DECK, seen, 2)
+    for slot, value in values.items():
+        assert value == brute_look(seen, slot, 2)
+
+
+def log_of(seen: dict, looks: dict, announced=None, me="Ana") -> Log:
+    facts = [Seen(i + 1, s, c) for i, (s, c) in enumerate(seen.items())]
+    return Log(DECK, ["Ana", "Ben"], me, facts, len(facts), looks, announced)
+
+
+def test_advice_on_the_worked_check():
+    # A1 diamond, A2 3, B1 police, B2 5: Albert (p = 32,784 / 40,320) is the vote
+    seen = {0: CARD["diamond"], 1: CARD["3"], 2: CARD["police"], 3: CARD["5"]}
+    best = advise(log_of(seen, {"Ana": 4, "Ben": 3}), horizon=1)
+    assert best.vote == [0] and best.p_vote == Fraction(32_784, 40_320)
+    assert best.looks[0].value == max(brute_look(seen, s, 1) for s in range(4, 12))
+    assert best.looks[0].value > best.p_vote  # a look can only help
+    assert not best.announce  # Ben has looked only 3 times
+
+
+def test_looks_left_follows_the_rules():
+    assert (
+        looks_left(log_of({}, {"Ana": 1})) == 4
+    )  # three to reach 4, and one after an announcement
+    assert looks_left(log_of({}, {"Ana": 6})) == 1
+    assert looks_left(log_of({}, {"Ana": 5}, announced="Ben")) == 1
+    assert looks_left(log_of({}, {"Ana": 5}, announced="Ana")) == 0
+
+
+def test_announce_when_certain():
+    # A1 swap exchanges F1 (1) and B1 (3); C2 mirror copies C1 (5): C = 10 = 5 + 5 beats D's 9.5
+    # (Diamond) whatever the three unseen cards (4, torches) do to B2, E1, E2
+    named = {"A1": "swap", "A2": "2", "B1": "3", "C1": "5", "C2": "mirror", "D1": "diamond"}
+    named |= {"D2": "0", "F1": "1", "F2": "police"}
+    seen = {SLOTS.index(s): CARD[c] for s, c in named.items()}
+    assert all(2 in culprits for _, culprits in completions(seen))
+    best = advise(log_of(seen, {"Ana": 4, "Ben": 4}), horizon=1)
+    assert best.vote == [2] and best.p_vote == 1
+    assert best.announce and best.announce_reason == "you are certain"
+    not_yet = advise(log_of(seen, {"Ana": 4, "Ben": 3}), horizon=1)
+    assert not not_yet.announce  # Ben has not looked 4 times yet

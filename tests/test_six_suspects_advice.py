@@ -8,7 +8,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.six_suspects.advice import advise, look_values, looks_left
+from models.six_suspects.advice import advise, look_values, looks_left, one_look_values
 from models.six_suspects.counter import count, joint, tally
 from models.six_suspects.log import Log, Seen
 from models.six_suspects.rules import SLOTS, load_deck, resolve
@@ -109,3 +109,19 @@ def test_announce_when_certain():
     assert best.announce and best.announce_reason == "you are certain"
     not_yet = advise(log_of(seen, {"Ana": 4, "Ben": 3}), horizon=1)
     assert not not_yet.announce  # Ben has not looked 4 times yet
+
+
+@given(states(5, 9), st.integers(0, 5), st.booleans())
+def test_symmetric_states_get_symmetric_answers(seen, turn, flip):
+    # turning the table by whole columns, or swapping the rows, changes nothing in the rules
+    def image(slot: int) -> int:
+        return SLOTS.index(f"{'ABCDEF'[(slot // 2 + turn) % 6]}{(slot % 2 ^ flip) + 1}")
+
+    moved = {image(s): c for s, c in seen.items()}
+    counts, values, information = one_look_values(DECK, seen)
+    counts2, values2, information2 = one_look_values(DECK, moved)
+    assert counts2.culprit == [counts.culprit[(c - turn) % 6] for c in range(6)]
+    assert counts2.culprit == count(DECK, moved).culprit
+    assert {image(s): v for s, v in values.items()} == values2
+    for s, bits in information.items():
+        assert abs(information2[image(s)] - bits) < 1e-9

@@ -18,12 +18,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
 from models.six_suspects.counter import Counts, joint, tally
 from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
-from models.six_suspects.rules import Card, Deck
+from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, column_of, row_of, slot_index
 
 EXACT_HORIZON = 2
 ANNOUNCE_GAIN = Fraction(1, 100)  # announce when one more look adds less than this
@@ -58,7 +59,42 @@ def guilt_entropy(culprit: np.ndarray, worlds: float) -> float:
 def one_look_values(
     deck: Deck, seen: dict[int, Card]
 ) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
-    """Counts now, V1 of looking at each unseen slot, and each look's expected information."""
+    """Counts now, V1 of looking at each unseen slot, and each look's expected information.
+
+    The rules look the same from every column (rows wrap around) and from either row, so a state
+    is first turned into its canonical form under those 12 symmetries and answered from a cache."""
+    key, turn, flip = canonical(seen)
+    counts, values, information = _one_look_canonical(deck, key)
+    columns = len(COLUMNS)
+    culprit = [counts.culprit[(c - turn) % columns] for c in range(columns)]
+    back = {s: moved(s, turn, flip) for s in range(len(SLOTS)) if s not in seen}
+    return (
+        Counts(counts.worlds, culprit),
+        {s: values[t] for s, t in back.items()},
+        {s: information[t] for s, t in back.items()},
+    )
+
+
+def moved(slot: int, turn: int, flip: int) -> int:
+    """Where `slot` goes when the table turns `turn` columns to the left and rows swap if `flip`."""
+    return slot_index((column_of(slot) - turn) % len(COLUMNS), row_of(slot) ^ flip)
+
+
+def canonical(seen: dict[int, Card]) -> tuple[tuple[tuple[int, str], ...], int, int]:
+    """The smallest image of the seen cards under the 12 symmetries, and the symmetry used."""
+    images = (
+        (tuple(sorted((moved(s, turn, flip), c.name) for s, c in seen.items())), turn, flip)
+        for turn in range(len(COLUMNS))
+        for flip in (0, 1)
+    )
+    return min(images)
+
+
+@lru_cache(maxsize=4096)
+def _one_look_canonical(
+    deck: Deck, key: tuple[tuple[int, str], ...]
+) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
+    seen = {slot: deck.by_name(name) for slot, name in key}
     t = tally(deck, seen)
     counts = t.counts
     unseen = [c for c in deck.cards if c not in seen.values()]

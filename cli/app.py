@@ -171,13 +171,19 @@ def generate(
     count: Annotated[int, typer.Option(min=1, help="How many puzzles.")] = 1,
     seed: Annotated[int | None, typer.Option(help="Random seed, for repeatable puzzles.")] = None,
     difficulty: Annotated[
-        int | None, typer.Option(min=1, max=3, help="1 direct, 2 one hypothesis, 3 deep.")
+        int | None,
+        typer.Option(min=1, max=3, help="1 to 3, easiest to hardest; each game says how."),
+    ] = None,
+    visible: Annotated[
+        int | None,
+        typer.Option(min=1, max=12, help="Cards shown in each puzzle (6 Suspects)."),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Make new puzzles with a unique answer (YAML documents, or a JSON list with --json).
 
     Example: [bold]sleuth generate three-of-a-crime --count 3 --seed 7 --difficulty 2[/]
+    or [bold]sleuth generate six-suspects --count 2 --visible 6[/]
     """
     import json
 
@@ -188,7 +194,11 @@ def generate(
         with Progress(console=_progress_console(), transient=True) as progress:
             task = progress.add_task("generating", total=count)
             made = chosen.generate(
-                random.Random(seed), count, difficulty, progress=lambda: progress.advance(task)
+                random.Random(seed),
+                count,
+                difficulty,
+                progress=lambda: progress.advance(task),
+                visible=visible,
             )
     except SleuthError as error:
         show_error(error, as_json)

@@ -41,8 +41,9 @@ class Game(Protocol):
         count: int,
         difficulty: int | None = None,
         progress: Callable[[], None] | None = None,
+        visible: int | None = None,
     ) -> list[dict]:
-        """Puzzles as documents in the puzzle format."""
+        """Puzzles as documents in the puzzle format (`visible`: cards shown, where it applies)."""
         ...
 
     def simulate(

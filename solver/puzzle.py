@@ -52,11 +52,15 @@ def generate(
     true_clue: Callable[[random.Random, list], object],
     answers_of: Callable[[list], Sequence[Hashable]],
     max_clues: int = 60,
+    initial: int = 0,
 ) -> Generated | None:
     """Solver in the loop: add random true clues until the answer is unique, then drop clues while
     it stays unique (in random order). `true_clue(rng, clues)` returns a new clue true of the hidden
-    truth; `answers_of(clues)` returns the distinct answers the clues allow."""
+    truth; `answers_of(clues)` returns the distinct answers the clues allow. The first `initial`
+    clues are drawn without asking (for games where few clues are slow to solve)."""
     clues: list = []
+    for _ in range(initial):
+        clues.append(true_clue(rng, clues))
     while len(answers_of(clues)) != 1:
         if len(clues) >= max_clues:
             return None

@@ -6,10 +6,12 @@ import random
 import shlex
 from collections.abc import Callable
 
+from models.six_suspects import puzzle
 from models.six_suspects.advice import EXACT_HORIZON, advise
 from models.six_suspects.counter import Counts, count
 from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
-from models.six_suspects.rules import COLUMNS, SLOTS, load_deck
+from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
+from solver import puzzle as puzzles
 from solver.errors import InputError
 from solver.logfile import Document
 from solver.names import NameSet
@@ -182,8 +184,86 @@ class SixSuspects:
             )
         return Report(data, tables, lines, log.warnings)
 
+    def clues(self, doc: Document) -> tuple[Deck, list[tuple[int, Card]], int]:
+        """A puzzle's visible cards as (slot, card) clues, in the order given; and the line base."""
+        body = doc.data.get("puzzle")
+        if not isinstance(body, dict) or not (
+            isinstance(body.get("visible"), dict) or isinstance(body.get("given"), list)
+        ):
+            raise InputError(
+                "a puzzle needs 'puzzle: {visible: {A1: diamond, ...}, question: culprit}' "
+                "(or 'given: [events...]')"
+            )
+        if body.get("question", "culprit") != "culprit":
+            raise InputError(f"unknown question {body['question']!r}; did you mean 'culprit'?")
+        if isinstance(body.get("visible"), dict):
+            given = [{"look": {"slot": s, "card": c}} for s, c in body["visible"].items()]
+            doc = Document({**doc.data, "puzzle": {**body, "given": given}}, doc.path)
+        log = parse(doc, key="given")
+        return log.deck, [(seen.slot, seen.card) for seen in log.seen], log.events
+
     def check(self, doc: Document) -> Report:
-        raise InputError("six-suspects: 'check' is not built yet (issue 3); 'solve' works")
+        from models.six_suspects.knowledge import LayoutKnowledge
+
+        deck, clues, _ = self.clues(doc)
+        indexes = list(range(len(clues)))
+
+        def oracle(subset):
+            return puzzle.culprit_answers(deck, [clues[i] for i in subset])
+
+        answers = oracle(indexes)
+        unique = len(answers) == 1
+        data: dict = {
+            "game": self.name,
+            "unique": unique,
+            "answer": puzzle.answer_letters(answers[0]) if unique else None,
+            "answers": [],
+            "witnesses": [],
+            "redundant": puzzles.redundant_clues(oracle, indexes) if unique else [],
+            "minimal": puzzles.minimal_clues(oracle, indexes) if unique else [],
+            "clues": len(clues),
+            "difficulty": puzzle.DIFFICULTY_NAMES[puzzle.difficulty(len(clues))],
+        }
+        lines = []
+        if unique:
+            data["answers"] = [data["answer"]]
+            letters = data["answer"]
+            lines.append(
+                "unique: the culprit is "
+                + " and ".join(f"{c} {deck.suspects[COLUMNS.index(c)]}" for c in letters)
+                + " in every completion"
+            )
+            lines.append(f"difficulty: {data['difficulty']} ({12 - len(clues)} cards hidden)")
+            lines.append(f"redundant visible cards (0-based): {data['redundant'] or 'none'}")
+            lines.append(f"a minimal visible set: {data['minimal']}")
+        else:
+            knowledge = LayoutKnowledge(
+                deck, [(i + 1, s, c.name) for i, (s, c) in enumerate(clues)]
+            )
+            found = knowledge.answers(knowledge.culprit_query())
+            data["answers"] = [puzzle.answer_letters(a) for a, _ in found]
+            data["witnesses"] = [
+                {
+                    "culprit": puzzle.answer_letters(a),
+                    "layout": {s: deck.cards[i].name for s, i in w.items()},
+                }
+                for a, w in found
+            ]
+            lines.append("NOT unique; two completions with different culprits:")
+            for witness in data["witnesses"]:
+                shown = " ".join(f"{s}={c}" for s, c in witness["layout"].items())
+                lines.append(f"  culprit {', '.join(witness['culprit'])}: {shown}")
+        exit_code = 0 if unique else 1
+        intended = doc.data["puzzle"].get("answer")
+        if intended is not None:
+            wanted = sorted(
+                str(a).upper() for a in (intended if isinstance(intended, list) else [intended])
+            )
+            data["answer_matches"] = unique and wanted == data["answer"]
+            if not data["answer_matches"]:
+                lines.append(f"the author's answer {', '.join(wanted)} is not proven")
+                exit_code = 1
+        return Report(data, [], lines, [], exit_code)
 
     def generate(
         self,
@@ -191,8 +271,37 @@ class SixSuspects:
         count: int,
         difficulty: int | None = None,
         progress: Callable[[], None] | None = None,
+        visible: int | None = None,
+        tries: int = 400,
     ) -> list[dict]:
-        raise InputError("six-suspects: 'generate' is not built yet (issue 3)")
+        deck = load_deck()
+        made: list[dict] = []
+        while len(made) < count:
+            for _ in range(tries):
+                layout = list(deck.cards)
+                rng.shuffle(layout)
+                result = puzzles.generate(
+                    rng,
+                    puzzle.true_clue(tuple(layout)),
+                    lambda clues: puzzle.culprit_answers(deck, clues),
+                    max_clues=len(SLOTS),
+                    initial=puzzle.FIRST_CLUES,
+                )
+                if result is None:
+                    continue
+                shown = len(result.clues)
+                if visible is not None and shown != visible:
+                    continue
+                if difficulty is not None and puzzle.difficulty(shown) != difficulty:
+                    continue
+                answer: frozenset[int] = result.answer  # type: ignore[assignment]
+                made.append(puzzle.to_document(result.clues, answer))
+                break
+            else:
+                raise InputError(f"no such puzzle found in {tries} tries; try other options")
+            if progress:
+                progress()
+        return made
 
     def simulate(self, rng: random.Random, games: int, progress=None) -> Report:
         raise InputError("six-suspects: 'simulate' is not built yet (issue 3)")

@@ -284,8 +284,11 @@ class ThreeOfACrime:
         count: int,
         difficulty: int | None = None,
         progress: Callable[[], None] | None = None,
+        visible: int | None = None,
         tries: int = 200,
     ) -> list[dict]:
+        if visible is not None:
+            raise InputError("three-of-a-crime puzzles show no cards: leave out --visible")
         made: list[dict] = []
         while len(made) < count:
             for _ in range(tries):

@@ -220,11 +220,18 @@ def simulate(
     game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-crime.")],
     games_: Annotated[int, typer.Option("--games", min=1, help="How many games.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Random seed.")] = None,
+    policy: Annotated[
+        str | None,
+        typer.Option(
+            help="The player's policy, where a game has several (6 Suspects: advice|random)."
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Play random games by the rules and report how quickly they are solved.
+    """Play random games by the rules and report how well they go.
 
     Example: [bold]sleuth simulate three-of-a-crime --games 2000 --seed 1[/]
+    or [bold]sleuth simulate six-suspects --games 50 --policy random[/]
     """
     from rich.progress import Progress
 
@@ -232,7 +239,13 @@ def simulate(
         chosen = game_named(game)
         with Progress(console=_progress_console(), transient=True) as progress:
             task = progress.add_task("simulating", total=games_)
-            return chosen.simulate(random.Random(seed), games_, lambda: progress.advance(task))
+            options = {"policy": policy} if policy is not None else {}
+            return chosen.simulate(
+                random.Random(seed),
+                games_,
+                lambda share=1.0: progress.advance(task, share),
+                **options,
+            )
 
     run(body, as_json)
 

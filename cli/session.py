@@ -18,6 +18,7 @@ from models import GAMES
 from solver.errors import Contradiction, InputError, SleuthError
 from solver.logfile import Document, load, save_atomically
 from solver.names import NameSet
+from solver.report import Report
 
 COMMANDS = """\
 undo                       remove the last event
@@ -124,7 +125,7 @@ class Session:
         """Validate the log with the event; keep it (and save) unless it is malformed."""
         self.events.append(event)
         try:
-            self.game.solve(self.document())
+            report = self.view()
         except Contradiction as error:
             self.save()
             show_error(error)
@@ -135,7 +136,7 @@ class Session:
             raise InputError(f"not added: {error.message}") from None
         self.save()
         console.print(f"event {len(self.events)} saved", highlight=False)
-        self.show()
+        show(report)
 
     def undo(self) -> None:
         if not self.events:
@@ -163,7 +164,7 @@ class Session:
             **{k: v for k, v in self.data.items() if k != "game"},
         }
         try:
-            self.game.solve(self.document())
+            self.view()
         except SleuthError:
             if previous is None:
                 self.data.pop(key)
@@ -176,8 +177,13 @@ class Session:
         self.save()
         console.print(f"{key}: {value}", highlight=False, markup=False)
 
+    def view(self) -> Report:
+        """The game's view of the log as it stands (this also validates it)."""
+        with console.status("counting…"):
+            return self.game.view(self.document())
+
     def show(self) -> None:
         try:
-            show(self.game.solve(self.document()))
+            show(self.view())
         except SleuthError as error:
             show_error(error)

@@ -25,6 +25,10 @@ class Game(Protocol):
 
     def solve(self, doc: Document, upto: int | None = None) -> Report: ...
 
+    def view(self, doc: Document) -> Report:
+        """What the interactive session shows after each event (validates the log, as solve)."""
+        ...
+
     def suggest(
         self, doc: Document, upto: int | None = None, horizon: int | None = None
     ) -> Report: ...
@@ -47,8 +51,14 @@ class Game(Protocol):
         ...
 
     def simulate(
-        self, rng: random.Random, games: int, progress: Callable[[], None] | None = None
-    ) -> Report: ...
+        self,
+        rng: random.Random,
+        games: int,
+        progress: Callable[[], None] | None = None,
+        policy: str | None = None,
+    ) -> Report:
+        """Self-play statistics; `policy` picks the player's policy where a game has several."""
+        ...
 
     def parse_line(self, text: str) -> dict:
         """One log event from a line typed in the session."""

@@ -6,8 +6,8 @@ import random
 import shlex
 from collections.abc import Callable
 
-from models.six_suspects import puzzle
-from models.six_suspects.advice import EXACT_HORIZON, advise
+from models.six_suspects import puzzle, simulate
+from models.six_suspects.advice import EXACT_HORIZON, advise, one_look_values
 from models.six_suspects.counter import Counts, count
 from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
@@ -16,6 +16,7 @@ from solver.errors import InputError
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table, probability
+from solver.stats import wilson_interval
 
 TEMPLATE = """\
 # 6 Suspects log for Sleuth. Slots A1..F2: column A-F (a suspect), row 1 or 2. Cards: 0-5, swap,
@@ -38,17 +39,16 @@ announce PLAYER            e.g. announce Ben
 vote PLAYER COLUMN ...     e.g. vote Ana A Ben D"""
 
 
-def grid_table(log: Log, counts: Counts) -> Table:
-    """The 2 × 6 layout as seen, with each suspect's culprit probability under its column."""
+def grid_table(log: Log, counts: Counts, next_look: int | None = None) -> Table:
+    """The 2 × 6 layout as seen, with each suspect's culprit probability under its column and,
+    if given, the suggested next look marked ▶."""
     seen = log.seen_cards()
     header = [f"{c} {name}" for c, name in zip(COLUMNS, log.deck.suspects, strict=True)]
-    rows = [
-        [
-            f"row {row + 1}",
-            *[seen[2 * c + row].name if 2 * c + row in seen else "·" for c in range(6)],
-        ]
-        for row in range(2)
-    ]
+
+    def cell(slot: int) -> str:
+        return seen[slot].name if slot in seen else "▶ look" if slot == next_look else "·"
+
+    rows = [[f"row {row + 1}", *[cell(2 * c + row) for c in range(6)]] for row in range(2)]
     rows.append(["p", *[f"{float(counts.probability(c)):.3f}" for c in range(6)]])
     return Table("The layout (· = not seen)", ["", *header], rows, highlight={2})
 
@@ -118,6 +118,24 @@ class SixSuspects:
         for c in innocent:
             lines.append(f"{c} {log.deck.suspects[COLUMNS.index(c)]} cannot be a culprit")
         return Report(data, [grid_table(log, counts)], lines, log.warnings)
+
+    def view(self, doc: Document) -> Report:
+        """The session's view: the grid, with the look that most raises the chance of a correct
+        vote marked (one look ahead)."""
+        report = self.solve(doc)
+        log, counts = self.counts(doc)
+        seen = log.seen_cards()
+        if not seen:
+            report.lines.append("nothing seen yet: all 12 slots are alike, look anywhere")
+        elif len(seen) < len(SLOTS):
+            _, values, information = one_look_values(log.deck, seen)
+            slot = max(values, key=lambda s: (values[s], information[s], -s))
+            report.tables = [grid_table(log, counts, slot)]
+            report.lines.append(
+                f"suggested next look: {SLOTS[slot]} "
+                f"(then p(vote hits) = {float(values[slot]):.3f})"
+            )
+        return report
 
     def replay(self, doc: Document) -> Report:
         full = parse(doc)
@@ -303,8 +321,45 @@ class SixSuspects:
                 progress()
         return made
 
-    def simulate(self, rng: random.Random, games: int, progress=None) -> Report:
-        raise InputError("six-suspects: 'simulate' is not built yet (issue 3)")
+    def simulate(
+        self,
+        rng: random.Random,
+        games: int,
+        progress: Callable[[], None] | None = None,
+        policy: str | None = None,
+    ) -> Report:
+        policies = [policy] if policy else list(simulate.POLICIES)
+        for name in policies:
+            if name not in simulate.POLICIES:
+                hint = NameSet("policy", simulate.POLICIES).suggestion(name)
+                raise InputError(f"unknown policy {name!r}{hint}")
+        deck = load_deck()
+
+        def tick() -> None:  # the bar counts games, each played once per policy
+            if progress:
+                progress(1 / len(policies))  # type: ignore[call-arg]
+
+        results = [simulate.simulate(rng, deck, games, name, tick) for name in policies]
+        rows, data_policies = [], {}
+        for result in results:
+            low, high = wilson_interval(result.hits, result.games)
+            share = result.hits / result.games
+            rows.append(
+                [result.policy, str(result.games), f"{share:.3f}", f"{low:.3f} – {high:.3f}"]
+            )
+            data_policies[result.policy] = {
+                "games": result.games,
+                "hits": result.hits,
+                "p_hit": round(share, 6),
+                "interval95": [round(low, 6), round(high, 6)],
+            }
+        table = Table(
+            f"Vote hits a culprit after {simulate.LOOKS} looks",
+            ["policy", "games", "p(hit)", "95% interval"],
+            rows,
+        )
+        data = {"game": self.name, "looks": simulate.LOOKS, "policies": data_policies}
+        return Report(data, [table], [])
 
     def parse_line(self, text: str) -> dict:
         words = shlex.split(text)

@@ -139,6 +139,10 @@ class ThreeOfACrime:
         lines = certain_facts(post) or ["nothing is certain yet"]
         return Report(data, tables, lines, log.warnings)
 
+    def view(self, doc: Document) -> Report:
+        """The session's view after each event: the same as `solve`."""
+        return self.solve(doc)
+
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         log, post = self.posterior(doc, upto)
         best = advice.advise(log, post)
@@ -308,7 +312,11 @@ class ThreeOfACrime:
 
     # --- simulation and session ------------------------------------------------------------
 
-    def simulate(self, rng: random.Random, games: int, progress=None) -> Report:
+    def simulate(
+        self, rng: random.Random, games: int, progress=None, policy: str | None = None
+    ) -> Report:
+        if policy is not None:
+            raise InputError("three-of-a-crime simulates random face-up cards: leave out --policy")
         stats = simulate.round_statistics(rng, games, progress)
         distribution = {str(k): stats.distribution[k] for k in sorted(stats.distribution)}
         data = {

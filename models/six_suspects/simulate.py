@@ -1,0 +1,63 @@
+"""Self-play for 6 Suspects: one player looks 4 times plus once after an announcement, then votes.
+
+Policies: `advice` looks where one more look most raises the chance of a correct vote (the exact
+one-look value of `advice.one_look_values`, greedily at every look); `random` looks at a random
+unseen slot. Both vote for the suspect most likely to be a culprit given what they saw, so the
+difference between them is the value of choosing where to look.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from models.six_suspects.advice import one_look_values
+from models.six_suspects.counter import count
+from models.six_suspects.rules import SLOTS, Card, Deck, resolve
+
+LOOKS = 5  # four looks, and one more after someone announces
+POLICIES = ("advice", "random")
+
+
+def choose_look(policy: str, rng: random.Random, deck: Deck, seen: dict[int, Card]) -> int:
+    free = [s for s in range(len(SLOTS)) if s not in seen]
+    if policy == "random":
+        return rng.choice(free)
+    _, values, information = one_look_values(deck, seen)
+    best = max(values.values())
+    ties = [s for s in free if values[s] == best]
+    return max(ties, key=lambda s: (information[s], -s))
+
+
+def play(rng: random.Random, deck: Deck, policy: str) -> bool:
+    """One game from a random layout: does the vote hit a culprit?"""
+    layout = list(deck.cards)
+    rng.shuffle(layout)
+    _, culprits = resolve(tuple(layout), deck)
+    seen: dict[int, Card] = {}
+    for _ in range(LOOKS):
+        slot = choose_look(policy, rng, deck, seen)
+        seen[slot] = layout[slot]
+    counts = count(deck, seen)
+    best = max(counts.culprit)
+    vote = rng.choice([c for c, n in enumerate(counts.culprit) if n == best])
+    return vote in culprits
+
+
+@dataclass
+class Result:
+    policy: str
+    games: int
+    hits: int
+
+
+def simulate(
+    rng: random.Random, deck: Deck, games: int, policy: str, progress: Callable[[], None] | None
+) -> Result:
+    hits = 0
+    for _ in range(games):
+        hits += play(rng, deck, policy)
+        if progress:
+            progress()
+    return Result(policy, games, hits)

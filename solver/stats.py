@@ -1,0 +1,17 @@
+"""Small statistics for simulation reports."""
+
+from __future__ import annotations
+
+import math
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (good even near 0 or 1 and for small n)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = (
+        z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    )
+    return max(0.0, centre - half), min(1.0, centre + half)

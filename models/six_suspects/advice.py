@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from models.six_suspects.counter import Counts, joint, tally
+from models.six_suspects.counter import Counts, Tally, joint, tally
 from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, column_of, row_of, slot_index
 
@@ -94,11 +94,14 @@ def canonical(seen: dict[int, Card]) -> tuple[tuple[tuple[int, str], ...], int, 
 def _one_look_canonical(
     deck: Deck, key: tuple[tuple[int, str], ...]
 ) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
-    seen = {slot: deck.by_name(name) for slot, name in key}
-    t = tally(deck, seen)
+    return values_of(tally(deck, {slot: deck.by_name(name) for slot, name in key}))
+
+
+def values_of(t: Tally) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
+    """Counts, V1 of each next look and its information, from one state's tally."""
     counts = t.counts
-    unseen = [c for c in deck.cards if c not in seen.values()]
-    table = joint(t, unseen)  # (slot, card, column)
+    unseen = t.placed.unseen
+    table = joint(t)  # (slot, card, column)
     values, information = {}, {}
     before = guilt_entropy(np.array(counts.culprit, dtype=float), counts.worlds)
     per_card = counts.worlds // len(unseen) if unseen else 0
@@ -112,19 +115,25 @@ def _one_look_canonical(
 def look_values(
     deck: Deck, seen: dict[int, Card], horizon: int
 ) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
-    """V_horizon of looking at each unseen slot first (horizon 1 or 2), and the information."""
+    """V_horizon of looking at each unseen slot first (horizon 1 or 2), and the information.
+
+    For horizon 2 each child state "slot s holds card c" needs its own one-look values: when c is
+    a special card the child is cut out of this state's tally; when it is a plain card the child
+    is counted again (through the symmetry cache)."""
     counts, values, information = one_look_values(deck, seen)
     if horizon < 2:
         return counts, values, information
+    parent = tally(deck, seen)
     unseen = [c for c in deck.cards if c not in seen.values()]
     deeper = {}
     for slot in values:
         total = Fraction(0)
         for card in unseen:
-            _, child, _ = one_look_values(deck, {**seen, slot: card})
-            total += (
-                max(child.values()) if child else best_vote(count_child(deck, seen, slot, card))
-            )
+            if card.kind == "plain":
+                child_counts, child, _ = one_look_values(deck, {**seen, slot: card})
+            else:
+                child_counts, child, _ = values_of(parent.with_special(slot, card))
+            total += max(child.values()) if child else best_vote(child_counts)
         deeper[slot] = total / len(unseen)
     return counts, deeper, information
 

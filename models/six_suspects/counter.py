@@ -19,7 +19,7 @@ many to resolve one by one, so the count is split in two:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations
@@ -47,6 +47,7 @@ RIGHT = np.array([neighbour(s, +1) for s in range(len(SLOTS))])
 PARTNER = np.array([partner(s) for s in range(len(SLOTS))])
 POWERS = 3 ** np.arange(len(COLUMNS))  # a slot's coefficients (0-2 per column) as one integer
 CHUNK = 4096  # structures evaluated at once over the plain-value orders
+MIXERS = np.random.default_rng(1729).integers(1, 2**62, size=2 + 6 + 12) | 1  # row hash weights
 
 
 @dataclass
@@ -81,7 +82,12 @@ class Placements:
     grid: np.ndarray  # (placement, slot) layout codes, int8
     position: dict[int, np.ndarray]  # special code -> its slot in each placement
     free: list[int]  # unseen slots
-    plain_values: list[int]  # doubled values of the unseen plain cards
+    unseen: list[Card]  # unseen cards, in deck order
+
+    @property
+    def plain_values(self) -> list[int]:
+        """Doubled values of the unseen plain cards."""
+        return [c.value2 for c in self.unseen if c.kind == "plain"]
 
 
 def place(deck: Deck, seen: dict[int, Card]) -> Placements:
@@ -102,8 +108,7 @@ def place(deck: Deck, seen: dict[int, Card]) -> Placements:
     for j, code in enumerate(specials):
         position[code] = free_array[chosen[:, j]]
         grid[rows, position[code]] = code
-    plain_values = [c.value2 for c in unseen if c.kind == "plain"]
-    return Placements(grid, position, free, plain_values)
+    return Placements(grid, position, free, unseen)
 
 
 def resolve_all(placed: Placements) -> np.ndarray:
@@ -134,8 +139,8 @@ def structures(
     placed: Placements, effects: np.ndarray, deck: Deck, seen: dict[int, Card]
 ) -> tuple[np.ndarray, np.ndarray]:
     """One row per placement: [Police columns, Diamond columns, constant doubled totals, sorted
-    coefficient codes of the free slots holding plain cards]; equal rows count the same. Also the
-    rank of each free slot's code in that sorted order (negative where a special card sits)."""
+    coefficient codes of the free slots holding plain cards]; equal rows count the same. Also,
+    per placement, the free slots in that sorted order (special cards' slots first)."""
     count = len(effects)
     top, bottom = effects[:, 0::2], effects[:, 1::2]  # (placement, column) each
     police = (top == POLICE) | (bottom == POLICE)
@@ -152,25 +157,21 @@ def structures(
     # codes[r, k]: which columns count the plain value that started in free slot k, as
     # sum over columns c of 3^c x (how many times c counts it: 0-2), an exact integer code
     free = placed.free
-    slot_position = np.full(TORCH + 1, -1, dtype=np.int64)
+    slot_position = np.full(TORCH + 1, -1, dtype=np.int64)  # effect code -> free slot (-1: none)
     slot_position[free] = np.arange(len(free))
-    weight = (POWERS * scored).astype(np.float64)
-    summed = np.zeros(count * len(free))
-    base = np.arange(count) * len(free)
-    for cells in (top, bottom):
-        at = slot_position[cells]
-        hit = at >= 0
-        summed += np.bincount((base[:, None] + at)[hit], weights=weight[hit], minlength=summed.size)
-    codes = summed.reshape(count, len(free)).astype(np.int16)
+    weight = (POWERS * scored).astype(np.int32)
+    codes = np.zeros((count, len(free) + 1), dtype=np.int32)  # the last column soaks up the -1s
+    everyone = np.arange(count)
+    for cell in range(len(SLOTS)):  # each (placement, free slot) pair once per cell: += is safe
+        codes[everyone, slot_position[effects[:, cell]]] += weight[:, cell // 2]
+    codes = codes[:, :-1]
     codes[placed.grid[:, free] >= SWAP] = -1  # a special card started there
-    order = np.argsort(codes, axis=1, kind="stable")
-    codes = np.take_along_axis(codes, order, axis=1)
+    # sort each row's codes, remembering which slot each came from (16 > any number of slots)
+    keyed = np.sort(codes * 16 + np.arange(len(free), dtype=np.int32), axis=1)
     specials = len(free) - len(placed.plain_values)
-    rank = np.empty_like(order)
-    np.put_along_axis(rank, order, np.arange(len(free)) - specials, axis=1)
-    bits = (2 ** np.arange(len(COLUMNS))).astype(np.int16)
-    rows = np.column_stack([police @ bits, diamond @ bits, constant, codes[:, specials:]])
-    return rows, rank
+    bits = (2 ** np.arange(len(COLUMNS))).astype(np.int32)
+    rows = np.column_stack([police @ bits, diamond @ bits, constant, keyed[:, specials:] // 16])
+    return rows.astype(np.int16), keyed % 16
 
 
 def plain_orders(plain_values: list[int]) -> np.ndarray:
@@ -202,8 +203,7 @@ def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
     Rows are grouped by a 64-bit hash (one fast integer sort); the grouping is then verified
     exactly, and the slow exact path (sorting whole rows) is taken if a hash ever collides."""
-    mixers = np.random.default_rng(1729).integers(1, 2**62, size=rows.shape[1]) | 1
-    keys = (rows.astype(np.int64) * mixers).sum(axis=1)  # wraps around: fine for a hash
+    keys = (rows.astype(np.int64) * MIXERS[: rows.shape[1]]).sum(axis=1)  # wraps: fine for a hash
     _, first, inverse, multiplicity = np.unique(
         keys, return_index=True, return_inverse=True, return_counts=True
     )
@@ -224,8 +224,9 @@ class Tally:
     unique: np.ndarray  # distinct structures
     multiplicity: np.ndarray  # placements per structure
     inverse: np.ndarray  # placement -> structure
-    rank: np.ndarray  # (placement, free slot) -> sorted position of its plain card, <0: special
+    order: np.ndarray  # (placement, k) -> the free slot whose code is k-th in sorted order
     per_structure: np.ndarray  # (structure, column) culprit counts over all plain orders
+    shared: dict = field(default_factory=dict)  # what children with the same structures reuse
 
     @property
     def counts(self) -> Counts:
@@ -233,16 +234,60 @@ class Tally:
         orders = factorial(len(self.placed.plain_values))
         return Counts(len(self.placed.grid) * orders, [int(x) for x in culprit])
 
+    def by_position(self) -> np.ndarray:
+        """[structure, j, i, column]: plain orders with plain card i at the j-th sorted slot in
+        which the column holds a culprit (computed once, shared with children)."""
+        if "by_position" not in self.shared:
+            values = self.placed.plain_values
+            m = len(values)
+            orders = plain_orders(values)
+            onehot = (orders[:, :, None] == np.arange(m)).reshape(len(orders), m * m)
+            split = np.zeros((len(self.unique), len(COLUMNS), m * m))
+            for start in range(0, len(self.unique), CHUNK):
+                block = culprits(self.unique[start : start + CHUNK], values, self.deck.diamond2)
+                split[start : start + CHUNK] = block.astype(np.float64) @ onehot
+            grouped = split.reshape(len(self.unique), len(COLUMNS), m, m)
+            self.shared["by_position"] = grouped.transpose(0, 2, 3, 1).copy()
+        return self.shared["by_position"]
+
+    def with_special(self, slot: int, card: Card) -> Tally:
+        """The tally of this state plus "the special `card` lies at `slot`", without enumerating
+        again: the placements that put it there, with the same structures."""
+        placed = self.placed
+        keep = placed.grid[:, slot] == KIND_CODE[card.kind]
+        k = placed.free.index(slot)
+        order = self.order[keep]
+        order = order[order != k].reshape(len(order), len(placed.free) - 1)
+        order = np.where(order > k, order - 1, order)
+        child = Placements(
+            placed.grid[keep],
+            {code: at[keep] for code, at in placed.position.items()},
+            [s for s in placed.free if s != slot],
+            [c for c in placed.unseen if c != card],
+        )
+        inverse = self.inverse[keep]
+        multiplicity = np.bincount(inverse, minlength=len(self.unique))
+        return Tally(
+            self.deck,
+            child,
+            self.unique,
+            multiplicity,
+            inverse,
+            order,
+            self.per_structure,
+            self.shared,
+        )
+
 
 def tally(deck: Deck, seen: dict[int, Card]) -> Tally:
     placed = place(deck, seen)
-    rows, rank = structures(placed, resolve_all(placed), deck, seen)
+    rows, order = structures(placed, resolve_all(placed), deck, seen)
     unique, multiplicity, inverse = group_equal_rows(rows)
     per_structure = np.zeros((len(unique), len(COLUMNS)), dtype=np.int64)
     for start in range(0, len(unique), CHUNK):
         block = culprits(unique[start : start + CHUNK], placed.plain_values, deck.diamond2)
         per_structure[start : start + CHUNK] = block.sum(axis=2)
-    return Tally(deck, placed, unique, multiplicity, inverse, rank, per_structure)
+    return Tally(deck, placed, unique, multiplicity, inverse, order, per_structure)
 
 
 def count(deck: Deck, seen: dict[int, Card]) -> Counts:
@@ -250,28 +295,24 @@ def count(deck: Deck, seen: dict[int, Card]) -> Counts:
     return tally(deck, seen).counts
 
 
-def joint(t: Tally, unseen: list[Card]) -> np.ndarray:
+def joint(t: Tally) -> np.ndarray:
     """(free slot, unseen card, column): arrangements with that card at that slot in which the
     column holds a culprit. One pass over the tally, for every possible next look at once."""
     placed = t.placed
+    unseen = placed.unseen
     plain = [c for c in unseen if c.kind == "plain"]
     m = len(plain)
-    orders = plain_orders(placed.plain_values)
-    # split[u, column, j, i]: orders with plain card i at sorted position j where column is a
-    # culprit; by_position is the same, indexed [u, j, i, column]
-    onehot = (orders[:, :, None] == np.arange(m)).reshape(len(orders), m * m).astype(np.float64)
-    split = np.zeros((len(t.unique), len(COLUMNS), m * m))
-    for start in range(0, len(t.unique), CHUNK):
-        block = culprits(t.unique[start : start + CHUNK], placed.plain_values, t.deck.diamond2)
-        split[start : start + CHUNK] = block.astype(np.float64) @ onehot
-    by_position = split.reshape(len(t.unique), len(COLUMNS), m, m).transpose(0, 2, 3, 1)
+    by_position = t.by_position() if m else np.zeros((len(t.unique), 0, 0, len(COLUMNS)))
+    specials = len(placed.free) - m
+    rank = np.empty_like(t.order)  # (placement, free slot) -> sorted position of its plain card
+    np.put_along_axis(rank, t.order, np.arange(len(placed.free)) - specials, axis=1)
     result = np.zeros((len(placed.free), len(unseen), len(COLUMNS)), dtype=np.int64)
     plain_index = {c.name: i for i, c in enumerate(plain)}
     for k, slot in enumerate(placed.free):
         there = placed.grid[:, slot]
         holds_plain = there < SWAP
         if m:
-            pairs = t.inverse[holds_plain] * m + t.rank[holds_plain, k]
+            pairs = t.inverse[holds_plain] * m + rank[holds_plain, k]
             weight = np.bincount(pairs, minlength=len(t.unique) * m).astype(np.float64)
             summed = weight @ by_position.reshape(len(t.unique) * m, m * len(COLUMNS))
             by_card = np.rint(summed).astype(np.int64).reshape(m, len(COLUMNS))

@@ -38,6 +38,7 @@ class Contradiction(SleuthError):
 
     def __init__(self, events: list[int], label: str = "events", detail: str = ""):
         self.events = list(events)
+        self.detail = detail
         names = ", ".join(str(e) for e in self.events[:-1])
         listed = f"{names} and {self.events[-1]}" if len(self.events) > 1 else str(self.events[0])
         if len(self.events) == 1:

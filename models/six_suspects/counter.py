@@ -292,7 +292,13 @@ def tally(deck: Deck, seen: dict[int, Card]) -> Tally:
 
 def count(deck: Deck, seen: dict[int, Card]) -> Counts:
     """Exact culprit counts given the cards seen at some slots (slot index -> card)."""
-    return tally(deck, seen).counts
+    return count_seen(deck, tuple(sorted((slot, card.name) for slot, card in seen.items())))
+
+
+@lru_cache(maxsize=65536)
+def count_seen(deck: Deck, seen: tuple[tuple[int, str], ...]) -> Counts:
+    """`count`, cached: a session, a replay or a puzzle check asks for the same states again."""
+    return tally(deck, {slot: deck.by_name(name) for slot, name in seen}).counts
 
 
 def joint(t: Tally) -> np.ndarray:

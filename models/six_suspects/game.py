@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import shlex
 from collections.abc import Callable
 
@@ -12,7 +13,7 @@ from models.six_suspects.counter import Counts, count
 from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
-from solver.errors import InputError
+from solver.errors import Contradiction, InputError
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table, probability
@@ -85,7 +86,10 @@ class SixSuspects:
         return log, count(log.deck, log.seen_cards())
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:
-        log, counts = self.counts(doc, upto)
+        return self.report(*self.counts(doc, upto))
+
+    def report(self, log: Log, counts: Counts) -> Report:
+        """The posterior report of `solve` (and the start of the session's view)."""
         culprit = {COLUMNS[c]: counts.probability(c) for c in range(len(COLUMNS))}
         certain = [c for c, p in culprit.items() if p == 1]
         innocent = [c for c, p in culprit.items() if p == 0]
@@ -122,14 +126,14 @@ class SixSuspects:
     def view(self, doc: Document) -> Report:
         """The session's view: the grid, with the look that most raises the chance of a correct
         vote marked (one look ahead)."""
-        report = self.solve(doc)
         log, counts = self.counts(doc)
+        report = self.report(log, counts)
         seen = log.seen_cards()
         if not seen:
             report.lines.append("nothing seen yet: all 12 slots are alike, look anywhere")
         elif len(seen) < len(SLOTS):
             _, values, information = one_look_values(log.deck, seen)
-            slot = max(values, key=lambda s: (values[s], information[s], -s))
+            slot = max(values, key=lambda s: (values[s], round(information[s], 9), -s))
             report.tables = [grid_table(log, counts, slot)]
             report.lines.append(
                 f"suggested next look: {SLOTS[slot]} "
@@ -202,8 +206,9 @@ class SixSuspects:
             )
         return Report(data, tables, lines, log.warnings)
 
-    def clues(self, doc: Document) -> tuple[Deck, list[tuple[int, Card]], int]:
-        """A puzzle's visible cards as (slot, card) clues, in the order given; and the line base."""
+    def clues(self, doc: Document) -> tuple[Deck, dict[int, tuple[int, Card]]]:
+        """A puzzle's visible cards as (slot, card) clues, by their 0-based index in `given` (or
+        in `visible`); looks that show no card are not clues."""
         body = doc.data.get("puzzle")
         if not isinstance(body, dict) or not (
             isinstance(body.get("visible"), dict) or isinstance(body.get("given"), list)
@@ -218,13 +223,16 @@ class SixSuspects:
             given = [{"look": {"slot": s, "card": c}} for s, c in body["visible"].items()]
             doc = Document({**doc.data, "puzzle": {**body, "given": given}}, doc.path)
         log = parse(doc, key="given")
-        return log.deck, [(seen.slot, seen.card) for seen in log.seen], log.events
+        return log.deck, {seen.event - 1: (seen.slot, seen.card) for seen in log.seen}
 
     def check(self, doc: Document) -> Report:
         from models.six_suspects.knowledge import LayoutKnowledge
 
-        deck, clues, _ = self.clues(doc)
-        indexes = list(range(len(clues)))
+        try:
+            deck, clues = self.clues(doc)
+        except Contradiction as error:  # clues, like every puzzle tool, are 0-based in `given`
+            raise Contradiction([e - 1 for e in error.events], "clues", error.detail) from None
+        indexes = list(clues)
 
         def oracle(subset):
             return puzzle.culprit_answers(deck, [clues[i] for i in subset])
@@ -255,9 +263,7 @@ class SixSuspects:
             lines.append(f"redundant visible cards (0-based): {data['redundant'] or 'none'}")
             lines.append(f"a minimal visible set: {data['minimal']}")
         else:
-            knowledge = LayoutKnowledge(
-                deck, [(i + 1, s, c.name) for i, (s, c) in enumerate(clues)]
-            )
+            knowledge = LayoutKnowledge(deck, [(i + 1, s, c.name) for i, (s, c) in clues.items()])
             found = knowledge.answers(knowledge.culprit_query())
             data["answers"] = [puzzle.answer_letters(a) for a, _ in found]
             data["witnesses"] = [
@@ -369,7 +375,7 @@ class SixSuspects:
         if kind == "look":
             if len(rest) != 2:
                 raise InputError("usage: look SLOT CARD (mine) or look PLAYER SLOT (another's)")
-            if rest[0].upper() in SLOTS:
+            if re.fullmatch(r"[a-zA-Z][0-9]", rest[0]):  # a slot, valid or not: mine
                 return {"look": {"slot": rest[0].upper(), "card": rest[1]}}
             return {"look": {"by": rest[0], "slot": rest[1].upper()}}
         if kind == "announce":

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 
-from models.six_suspects.counter import Counts, count
+from models.six_suspects.counter import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck
 
 DIFFICULTY_NAMES = {1: "easy", 2: "medium", 3: "hard"}
@@ -24,15 +23,9 @@ def difficulty(visible: int) -> int:
     return 1 if hidden <= 4 else 2 if hidden <= 6 else 3
 
 
-@lru_cache(maxsize=65536)
-def count_cached(deck: Deck, seen: tuple[tuple[int, str], ...]) -> Counts:
-    """Counts for a set of visible cards; redundancy and generation ask for the same sets often."""
-    return count(deck, {slot: deck.by_name(name) for slot, name in seen})
-
-
 def culprit_answers(deck: Deck, clues: Sequence[tuple[int, Card]]) -> list:
     """[the culprit columns] when they are the same in every completion, else two markers."""
-    counts = count_cached(deck, tuple(sorted((slot, card.name) for slot, card in clues)))
+    counts = count(deck, dict(clues))
     if counts.worlds == 0:
         return []
     if any(0 < n < counts.worlds for n in counts.culprit):

@@ -141,3 +141,30 @@ def test_a_special_child_cut_from_the_tally_equals_its_own_tally(seen, slot, car
     fresh = tally(DECK, {**seen, slot: card})
     assert child.counts == fresh.counts
     assert (joint(child) == joint(fresh)).all()
+
+
+def slow_two_look_values(seen) -> dict[int, Fraction]:
+    """Horizon 2 by counting every child state again (each child's joint counts are checked
+    against brute force above)."""
+    unseen = [c for c in DECK.cards if c not in seen.values()]
+    values = {}
+    for slot in range(12):
+        if slot in seen:
+            continue
+        total = Fraction(0)
+        for card in unseen:
+            child = tally(DECK, {**seen, slot: card})
+            table = joint(child)
+            worlds = child.counts.worlds
+            total += max(
+                Fraction(int(table[k].max(axis=1).sum()), worlds) for k in range(len(table))
+            )
+        values[slot] = total / len(unseen)
+    return values
+
+
+@settings(max_examples=8)
+@given(states(5, 7))
+def test_two_look_values_match_counting_every_child_again(seen):
+    _, values, _ = look_values(DECK, seen, 2)
+    assert values == slow_two_look_values(seen)

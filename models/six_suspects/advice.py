@@ -22,7 +22,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from models.six_suspects.counter import Counts, Tally, joint, tally
+from models.six_suspects.counter import (
+    Counts,
+    Tally,
+    joint,
+    plain_children,
+    special_children,
+    tally,
+)
 from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, column_of, row_of, slot_index
 
@@ -118,28 +125,30 @@ def look_values(
     """V_horizon of looking at each unseen slot first (horizon 1 or 2), and the information.
 
     For horizon 2 each child state "slot s holds card c" needs its own one-look values: when c is
-    a special card the child is cut out of this state's tally; when it is a plain card the child
-    is counted again (through the symmetry cache)."""
-    counts, values, information = one_look_values(deck, seen)
-    if horizon < 2:
-        return counts, values, information
+    a special card the child's joint counts come from `counter.special_children`, when it is a
+    plain card from `counter.plain_children`: one pass over this state's tally for all of them."""
+    if horizon < 2 or len(seen) > len(SLOTS) - 2:  # with one slot left, one look sees everything
+        return one_look_values(deck, seen)
     parent = tally(deck, seen)
-    unseen = [c for c in deck.cards if c not in seen.values()]
+    counts, values, information = values_of(parent)
+    unseen = parent.placed.unseen
+    plain = [c for c in unseen if c.kind == "plain"]
+    special = [c for c in unseen if c.kind != "plain"]
+    plain_pairs = plain_children(parent)  # (k1, i, k2, card, column)
+    special_pairs = special_children(parent)  # (k1, s, k2, card, column)
+    child_worlds = counts.worlds // len(unseen)
     deeper = {}
-    for slot in values:
-        total = Fraction(0)
+    for k1, slot in enumerate(parent.placed.free):
+        total = 0
         for card in unseen:
             if card.kind == "plain":
-                child_counts, child, _ = one_look_values(deck, {**seen, slot: card})
+                table = plain_pairs[k1, plain.index(card)]  # (k2, card, column) of the child
             else:
-                child_counts, child, _ = values_of(parent.with_special(slot, card))
-            total += max(child.values()) if child else best_vote(child_counts)
-        deeper[slot] = total / len(unseen)
+                table = special_pairs[k1, special.index(card)]
+            # the child's best next look
+            total += max(int(table[k2].max(axis=1).sum()) for k2 in range(len(table)) if k2 != k1)
+        deeper[slot] = Fraction(total, child_worlds * len(unseen))
     return counts, deeper, information
-
-
-def count_child(deck: Deck, seen: dict[int, Card], slot: int, card: Card) -> Counts:
-    return tally(deck, {**seen, slot: card}).counts
 
 
 def best_vote(counts: Counts) -> Fraction:

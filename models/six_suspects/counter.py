@@ -250,6 +250,14 @@ class Tally:
             self.shared["by_position"] = grouped.transpose(0, 2, 3, 1).copy()
         return self.shared["by_position"]
 
+    def rank(self) -> np.ndarray:
+        """(placement, free slot) -> sorted position of the plain card there (<0: a special)."""
+        free = len(self.placed.free)
+        plain = len(self.placed.plain_values)
+        rank = np.empty_like(self.order)
+        np.put_along_axis(rank, self.order, np.arange(free) - (free - plain), axis=1)
+        return rank
+
     def with_special(self, slot: int, card: Card) -> Tally:
         """The tally of this state plus "the special `card` lies at `slot`", without enumerating
         again: the placements that put it there, with the same structures."""
@@ -305,27 +313,128 @@ def joint(t: Tally) -> np.ndarray:
     """(free slot, unseen card, column): arrangements with that card at that slot in which the
     column holds a culprit. One pass over the tally, for every possible next look at once."""
     placed = t.placed
-    unseen = placed.unseen
-    plain = [c for c in unseen if c.kind == "plain"]
-    m = len(plain)
-    by_position = t.by_position() if m else np.zeros((len(t.unique), 0, 0, len(COLUMNS)))
-    specials = len(placed.free) - m
-    rank = np.empty_like(t.order)  # (placement, free slot) -> sorted position of its plain card
-    np.put_along_axis(rank, t.order, np.arange(len(placed.free)) - specials, axis=1)
-    result = np.zeros((len(placed.free), len(unseen), len(COLUMNS)), dtype=np.int64)
-    plain_index = {c.name: i for i, c in enumerate(plain)}
-    for k, slot in enumerate(placed.free):
-        there = placed.grid[:, slot]
-        holds_plain = there < SWAP
-        if m:
-            pairs = t.inverse[holds_plain] * m + rank[holds_plain, k]
-            weight = np.bincount(pairs, minlength=len(t.unique) * m).astype(np.float64)
-            summed = weight @ by_position.reshape(len(t.unique) * m, m * len(COLUMNS))
-            by_card = np.rint(summed).astype(np.int64).reshape(m, len(COLUMNS))
-        for ci, card in enumerate(unseen):
-            if card.kind == "plain":
-                result[k, ci] = by_card[plain_index[card.name]]
-            else:
-                here = t.inverse[there == KIND_CODE[card.kind]]
-                result[k, ci] = np.bincount(here, minlength=len(t.unique)) @ t.per_structure
+    free, unseen = placed.free, placed.unseen
+    n, size, columns = len(free), len(t.unique), len(COLUMNS)
+    plain_at = [ci for ci, c in enumerate(unseen) if c.kind == "plain"]
+    m = len(plain_at)
+    result = np.zeros((n, len(unseen), columns), dtype=np.int64)
+    free_index = np.full(len(SLOTS), -1)
+    free_index[free] = np.arange(n)
+    for ci, card in enumerate(unseen):  # a special card: where it lies in each placement
+        if card.kind != "plain":
+            k = free_index[placed.position[KIND_CODE[card.kind]]]
+            result[:, ci] = segment_rows(k * size + t.inverse, t.per_structure, size, n)
+    if m:  # a plain card: which sorted position its slot has in each placement
+        rank = t.rank()
+        p, k = np.nonzero(rank >= 0)
+        rows = t.by_position().reshape(size * m, m * columns)  # (u, j) x (i, column)
+        got = segment_rows((k * size + t.inverse[p]) * m + rank[p, k], rows, size * m, n)
+        for i, ci in enumerate(plain_at):
+            result[:, ci] = got.reshape(n, m, columns)[:, i]
+    return result
+
+
+def segment_rows(
+    keys: np.ndarray, table: np.ndarray, per_segment: int, segments: int
+) -> np.ndarray:
+    """For keys = segment x per_segment + row: per segment, the sum of the table's rows, each
+    counted as often as its key occurs (exact integers)."""
+    key, weight = np.unique(keys, return_counts=True)
+    picked = table[key % per_segment] * weight[:, None]
+    return segment_sums(key // per_segment, picked, segments)
+
+
+def plain_children(t: Tally) -> np.ndarray:
+    """(k1, i, k2, card, column): arrangements with the i-th unseen *plain* card at free slot k1
+    and `card` (an index into the unseen cards) at free slot k2 in which the column holds a
+    culprit: the joint counts of every child state "slot k1 holds plain card i" in one pass.
+
+    Each placement adds its structure's counts to the (k1, k2) cells it fits: read from
+    `by_position` when the card at k2 is special, and from orders counted by the positions of two
+    plain cards at once ("pair", built for one i at a time) when it is plain. The weights of
+    (k2, structure, positions) are counted once per k1 and kept sparse."""
+    placed = t.placed
+    free, unseen = placed.free, placed.unseen
+    n, columns, size = len(free), len(COLUMNS), len(t.unique)
+    plain_at = [ci for ci, c in enumerate(unseen) if c.kind == "plain"]
+    m = len(plain_at)
+    result = np.zeros((n, m, n, len(unseen), columns), dtype=np.int64)
+    if m == 0:
+        return result
+    rank = t.rank()
+    free_index = np.full(len(SLOTS), -1)
+    free_index[free] = np.arange(n)
+    position_rows = t.by_position().reshape(size * m, m * columns)  # (u, j) x (i, column)
+    plain_weights = []
+    for k1 in range(n):
+        rows = rank[:, k1] >= 0
+        structure, r1 = t.inverse[rows], rank[rows, k1]
+        for ci, card in enumerate(unseen):  # a special card at k2
+            if card.kind != "plain":
+                k2 = free_index[placed.position[KIND_CODE[card.kind]][rows]]
+                got = segment_rows((k2 * size + structure) * m + r1, position_rows, size * m, n)
+                result[k1, :, :, ci] = got.reshape(n, m, columns).swapaxes(0, 1)  # (i, k2, col)
+        ranks = rank[rows]
+        second = ranks >= 0
+        second[:, k1] = False
+        p, k2 = np.nonzero(second)
+        key = ((k2 * size + structure[p]) * m + r1[p]) * m + ranks[p, k2]
+        plain_weights.append(np.unique(key, return_counts=True))
+    orders = plain_orders(placed.plain_values)
+    for i in range(m):  # a plain card at k2
+        onehot = (
+            (orders == i)[:, :, None, None] & (orders[:, None, :, None] == np.arange(m))
+        ).reshape(len(orders), m * m * m)  # (order) x (j1, j2, i2)
+        pair = np.zeros((size, columns, m * m * m))
+        for start in range(0, size, CHUNK):
+            block = culprits(t.unique[start : start + CHUNK], placed.plain_values, t.deck.diamond2)
+            pair[start : start + CHUNK] = block.astype(np.float64) @ onehot
+        # rows (structure, j1, j2), contiguous, so that picking rows is a fast gather
+        by_rows = pair.reshape(size, columns, m * m, m).transpose(0, 2, 1, 3)
+        pair_rows = np.ascontiguousarray(by_rows).reshape(size * m * m, columns * m)
+        for k1, (key, weight) in enumerate(plain_weights):
+            picked = pair_rows[key % (size * m * m)] * weight[:, None]  # (key, column x i2)
+            got = segment_sums(key // (size * m * m), picked, n).reshape(n, columns, m)
+            for i2, ci in enumerate(plain_at):
+                result[k1, i, :, ci] = got[:, :, i2]
+    return result
+
+
+def segment_sums(segment: np.ndarray, values: np.ndarray, segments: int) -> np.ndarray:
+    """Sum of `values` rows by `segment` (sorted ascending), as exact integers, one row per
+    segment (zeros for empty ones)."""
+    out = np.zeros((segments, *values.shape[1:]), dtype=np.int64)
+    if len(segment) == 0:
+        return out
+    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    out[segment[starts]] = np.rint(np.add.reduceat(values, starts, axis=0)).astype(np.int64)
+    return out
+
+
+def special_children(t: Tally) -> np.ndarray:
+    """(k1, s, k2, card, column): like `plain_children`, for the child states "free slot k1 holds
+    the s-th unseen special card" (s counts the unseen cards that are special, in deck order)."""
+    placed = t.placed
+    free, unseen = placed.free, placed.unseen
+    n, size, columns = len(free), len(t.unique), len(COLUMNS)
+    special_at = [ci for ci, c in enumerate(unseen) if c.kind != "plain"]
+    plain_at = [ci for ci, c in enumerate(unseen) if c.kind == "plain"]
+    m = len(plain_at)
+    result = np.zeros((n, len(special_at), n, len(unseen), columns), dtype=np.int64)
+    free_index = np.full(len(SLOTS), -1)
+    free_index[free] = np.arange(n)
+    where = [free_index[placed.position[KIND_CODE[unseen[ci].kind]]] for ci in special_at]
+    rank = t.rank()
+    rows = t.by_position().reshape(size * m, m * columns) if m else np.zeros((0, 0))
+    for s, k1 in enumerate(where):
+        for ci, k2 in zip(special_at, where, strict=True):  # another special card at k2
+            if ci != special_at[s]:
+                got = segment_rows((k1 * n + k2) * size + t.inverse, t.per_structure, size, n * n)
+                result[:, s, :, ci] = got.reshape(n, n, columns)
+        if m:  # a plain card at k2
+            p, k2 = np.nonzero(rank >= 0)
+            key = (((k1[p] * n + k2) * size + t.inverse[p]) * m) + rank[p, k2]
+            got = segment_rows(key, rows, size * m, n * n).reshape(n, n, m, columns)
+            for i, ci in enumerate(plain_at):
+                result[:, s, :, ci] = got[:, :, i]
     return result

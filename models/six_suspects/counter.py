@@ -47,6 +47,7 @@ RIGHT = np.array([neighbour(s, +1) for s in range(len(SLOTS))])
 PARTNER = np.array([partner(s) for s in range(len(SLOTS))])
 POWERS = 3 ** np.arange(len(COLUMNS))  # a slot's coefficients (0-2 per column) as one integer
 CHUNK = 4096  # structures evaluated at once over the plain-value orders
+POLICE_TOTAL = -(2**20)  # a Police column's total: below any real one, exact in float32
 MIXERS = np.random.default_rng(1729).integers(1, 2**62, size=2 + 6 + 12) | 1  # row hash weights
 
 
@@ -183,18 +184,20 @@ def plain_orders(plain_values: list[int]) -> np.ndarray:
 def culprits(unique: np.ndarray, plain_values: list[int], diamond2: int) -> np.ndarray:
     """(structure, column, order): is the column a culprit when the plain cards lie in that order
     (the order's k-th card goes to the structure's k-th sorted slot)?"""
-    columns = len(COLUMNS)
+    columns, size = len(COLUMNS), len(unique)
     bits = 2 ** np.arange(columns)
     police = (unique[:, :1] & bits) > 0
     diamond = (unique[:, 1:2] & bits) > 0
-    constant = unique[:, 2 : 2 + columns]
     codes = unique[:, 2 + columns :]
+    # a Police or Diamond column has no plain terms (see `structures`): its total is a constant,
+    # far below every other total for the Police
+    constant = np.where(diamond, diamond2, unique[:, 2 : 2 + columns])
+    constant = np.where(police, POLICE_TOTAL, constant).astype(np.float32)
     coefficient = (codes[:, None, :] // POWERS[None, :, None]) % 3  # (structure, column, slot)
-    values = np.array(plain_values, dtype=np.float64)[plain_orders(plain_values)]
-    # small integers: float64 matrix products are exact here, and fast
-    totals = constant[:, :, None] + coefficient.astype(np.float64) @ values.T
-    totals = np.where(diamond[:, :, None], diamond2, totals)
-    totals = np.where(police[:, :, None], -np.inf, totals)
+    values = np.array(plain_values, dtype=np.float32)[plain_orders(plain_values)]
+    # small integers: float32 matrix products are exact here, and fast as one big product
+    plain_part = coefficient.reshape(size * columns, -1).astype(np.float32) @ values.T
+    totals = plain_part.reshape(size, columns, len(values)) + constant[:, :, None]
     return totals == totals.max(axis=1, keepdims=True)
 
 

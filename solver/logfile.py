@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import yaml
 
 from solver.errors import InputError
+from solver.names import NameSet
 
 
 @dataclass
@@ -24,6 +26,63 @@ class Document:
     def line_of(self, key: str, index: int) -> int | None:
         found = self.lines.get(key, [])
         return found[index] if index < len(found) else None
+
+    @property
+    def events_key(self) -> str:
+        """Where the events are: "events" in a log, "given" (under `puzzle`) in a puzzle."""
+        return "given" if "events" not in self.data and "puzzle" in self.data else "events"
+
+    def events(self, key: str, upto: int | None = None) -> list:
+        """The events under `key` ("events", or "given" for a puzzle), the first `upto` only."""
+        if upto is not None and upto < 0:
+            raise InputError("--upto must be 0 or more")
+        found = (
+            (self.data.get("puzzle") or {}).get("given") if key == "given" else self.data.get(key)
+        )
+        if not isinstance(found or [], list):
+            raise InputError(f"'{key}' must be a list of events")
+        return (found or [])[:upto] if upto is not None else (found or [])
+
+    def check_game(self, game: str) -> None:
+        if self.data.get("game", game) != game:
+            raise InputError(f"this log is for {self.data.get('game')!r}, not {game!r}")
+
+    def players(self) -> tuple[NameSet | None, str | None]:
+        """The players (names a player may be given by) and `me`, from the header."""
+        listed = self.data.get("players") or []
+        if not isinstance(listed, list) or not all(isinstance(p, str | int) for p in listed):
+            raise InputError("'players' must be a list of names")
+        players = NameSet("player", [str(p) for p in listed]) if listed else None
+        me = self.data.get("me")
+        if me is None:
+            return players, None
+        return players, players.resolve(me) if players else str(me)
+
+
+def read_events(
+    doc: Document,
+    key: str,
+    events: list,
+    kinds: Sequence[str],
+    handle: Callable[[int, str, dict], None],
+) -> None:
+    """Call `handle(number, kind, event)` for each event in order (numbers from 1). An event that
+    is not a one-kind mapping, or an InputError raised without a place, is reported with the
+    event's number and line."""
+    for number, event in enumerate(events, start=1):
+        where = {"event": number, "line": doc.line_of(key, number - 1)}
+        try:
+            if not isinstance(event, dict) or not event:
+                raise InputError(f"an event is a mapping, one of: {', '.join(kinds)}")
+            kind = next(iter(event))
+            if kind not in kinds:
+                hint = NameSet("event", kinds).suggestion(str(kind).lower())
+                raise InputError(f"unknown event {kind!r}{hint}")
+            handle(number, kind, event)
+        except InputError as error:
+            if error.event is None or error.line is None:
+                raise InputError(error.message, **where) from None
+            raise
 
 
 def _sequence_lines(node: yaml.Node, path: tuple[str, ...]) -> list[int]:

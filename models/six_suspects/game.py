@@ -80,9 +80,7 @@ class SixSuspects:
         return TEMPLATE
 
     def counts(self, doc: Document, upto: int | None = None) -> tuple[Log, Counts]:
-        log = parse(
-            doc, upto, "given" if "events" not in doc.data and "puzzle" in doc.data else "events"
-        )
+        log = parse(doc, upto, doc.events_key)
         return log, count(log.deck, log.seen_cards())
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from models.six_suspects.rules import COLUMNS, SLOT_NAMES, SLOTS, Card, Deck, load_deck
 from solver.errors import Contradiction, InputError
-from solver.logfile import Document
-from solver.names import NameSet
+from solver.logfile import Document, read_events
 
 GAME = "six-suspects"
 EVENT_KINDS = ("look", "announce", "vote")
@@ -66,20 +65,11 @@ def parse_column(value: object) -> int:
 
 class _Reader:
     def __init__(self, doc: Document, upto: int | None, key: str):
-        data = doc.data
-        if data.get("game", GAME) != GAME:
-            raise InputError(f"this log is for {data.get('game')!r}, not {GAME!r}")
+        doc.check_game(GAME)
         self.deck = load_deck(deck_path(doc))
-        players = data.get("players") or []
-        if not isinstance(players, list):
-            raise InputError("'players' must be a list of names")
-        self.players = NameSet("player", [str(p) for p in players]) if players else None
-        self.me = self.player(data["me"]) if data.get("me") is not None else None
-        events = (data.get("puzzle") or {}).get("given") if key == "given" else data.get(key)
-        if not isinstance(events or [], list):
-            raise InputError(f"'{key}' must be a list of events")
-        self.raw = (events or []) if upto is None else (events or [])[:upto]
+        self.players, self.me = doc.players()
         self.doc, self.key = doc, key
+        self.raw = doc.events(key, upto)
         self.log = Log(self.deck, self.players.names if self.players else [], self.me, [], 0)
         self.where_card: dict[str, Seen] = {}
         self.where_slot: dict[int, Seen] = {}
@@ -88,22 +78,11 @@ class _Reader:
         return self.players.resolve(name) if self.players else str(name)
 
     def read(self) -> Log:
-        for number, event in enumerate(self.raw, start=1):
-            where = {"event": number, "line": self.doc.line_of(self.key, number - 1)}
-            try:
-                self.read_event(number, event)
-            except InputError as error:
-                raise InputError(error.message, **where) from None
+        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event)
         self.log.events = len(self.raw)
         return self.log
 
-    def read_event(self, number: int, event: object) -> None:
-        if not isinstance(event, dict) or not event:
-            raise InputError(f"an event is a mapping, one of: {', '.join(EVENT_KINDS)}")
-        kind = next(iter(event))
-        if kind not in EVENT_KINDS:
-            hint = NameSet("event", EVENT_KINDS).suggestion(str(kind).lower())
-            raise InputError(f"unknown event {kind!r}{hint}")
+    def read_event(self, number: int, kind: str, event: dict) -> None:
         getattr(self, f"on_{kind}")(number, event[kind])
 
     def on_look(self, number: int, body: object) -> None:
@@ -157,6 +136,4 @@ class _Reader:
 
 def parse(doc: Document, upto: int | None = None, key: str = "events") -> Log:
     """Validate a six-suspects log (up to event `upto`)."""
-    if upto is not None and upto < 0:
-        raise InputError("--upto must be 0 or more")
     return _Reader(doc, upto, key).read()

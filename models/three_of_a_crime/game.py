@@ -94,9 +94,7 @@ class ThreeOfACrime:
 
     def posterior(self, doc: Document, upto: int | None = None) -> tuple[Log, Posterior]:
         """Parse and count; a log with no consistent world raises Contradiction naming events."""
-        log = parse(
-            doc, upto, "given" if "events" not in doc.data and "puzzle" in doc.data else "events"
-        )
+        log = parse(doc, upto, doc.events_key)
         post = posterior(log.facts, len(log.rounds))
         if post.worlds == 0:
             raise Contradiction(self.conflict(log), detail="no secret card fits them all")

@@ -18,8 +18,7 @@ from models.three_of_a_crime.rules import (
     card_label,
 )
 from solver.errors import InputError
-from solver.logfile import Document
-from solver.names import NameSet
+from solver.logfile import Document, read_events
 
 EVENT_KINDS = ("round", "card", "accuse", "won")
 GAME = "three-of-a-crime"
@@ -90,44 +89,19 @@ class _Reader:
     """Walks the events in order, keeping the round state needed to validate each one."""
 
     def __init__(self, doc: Document, upto: int | None, key: str):
-        data = doc.data
-        self.key = key
-        game = data.get("game", GAME)
-        if game != GAME:
-            raise InputError(f"this log is for {game!r}, not {GAME!r}")
-        players = data.get("players") or []
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise InputError("'players' must be a list of names")
-        self.players = NameSet("player", players) if players else None
-        me = data.get("me")
-        self.me = self.player(me, {}) if me is not None else None
-        events = (data.get("puzzle") or {}).get("given") if key == "given" else data.get(key)
-        if not isinstance(events or [], list):
-            raise InputError(f"'{key}' must be a list of events")
-        events = events or []
-        self.doc = doc
-        self.raw_events = events if upto is None else events[:upto]
+        doc.check_game(GAME)
+        self.players, self.me = doc.players()
+        self.doc, self.key = doc, key
+        self.raw_events = doc.events(key, upto)
         self.rounds: list[Round] = [Round(0, None, 0)]
         self.facts: list[Fact] = []
         self.warnings: list[str] = []
 
     def player(self, name: object, where: dict) -> str:
-        if self.players is None:
-            return str(name)
-        try:
-            return self.players.resolve(name)
-        except InputError as error:
-            raise InputError(error.message, **where) from None
+        return self.players.resolve(name) if self.players else str(name)
 
     def read(self) -> Log:
-        for number, event in enumerate(self.raw_events, start=1):
-            where = {"event": number, "line": self.doc.line_of(self.key, number - 1)}
-            try:
-                self.read_event(number, event, where)
-            except InputError as error:
-                if error.event is None:
-                    raise InputError(error.message, **where) from None
-                raise
+        read_events(self.doc, self.key, self.raw_events, EVENT_KINDS, self.read_event)
         self.check_token_supply()
         return Log(
             players=self.players.names if self.players else [],
@@ -138,14 +112,8 @@ class _Reader:
             warnings=self.warnings,
         )
 
-    def read_event(self, number: int, event: object, where: dict) -> None:
-        if not isinstance(event, dict) or not event:
-            raise InputError(f"an event is a mapping, one of: {', '.join(EVENT_KINDS)}")
-        kind = next(iter(event))
-        if kind not in EVENT_KINDS:
-            hint = NameSet("event", EVENT_KINDS).suggestion(str(kind).lower())
-            raise InputError(f"unknown event {kind!r}{hint}")
-        getattr(self, f"on_{kind}")(number, event, where)
+    def read_event(self, number: int, kind: str, event: dict) -> None:
+        getattr(self, f"on_{kind}")(number, event, {"event": number})
 
     def open_round(self, number: int, where: dict) -> Round:
         """The round this event belongs to; a round that is over makes room for the next one."""
@@ -278,8 +246,6 @@ def parse(doc: Document, upto: int | None = None, key: str = "events") -> Log:
     """Validate a three-of-a-crime log (up to event `upto`) into rounds and facts.
 
     `key` is "events" for a log and "given" for a puzzle's clues."""
-    if upto is not None and upto < 0:
-        raise InputError("--upto must be 0 or more")
     log = _Reader(doc, upto, key).read()
     if log.current.won is not None:  # the round is over: what is known is the next round's deck
         previous, seats = log.current.eyewitness, log.players

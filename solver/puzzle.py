@@ -11,6 +11,8 @@ import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from solver.errors import InputError
+
 Oracle = Callable[[Sequence[int]], Sequence[Hashable]]
 
 
@@ -74,3 +76,25 @@ def generate(
         if list(answers_of(trial)) == [answer]:
             removed.add(i)
     return Generated([c for j, c in enumerate(clues) if j not in removed], answer)
+
+
+def collect(
+    count: int,
+    attempt: Callable[[], dict | None],
+    tries: int,
+    progress: Callable[[], None] | None = None,
+) -> list[dict]:
+    """`count` puzzles from `attempt()` (None when a try does not fit the options), giving up with
+    a clear error after `tries` failed tries in a row."""
+    made: list[dict] = []
+    while len(made) < count:
+        for _ in range(tries):
+            puzzle = attempt()
+            if puzzle is not None:
+                made.append(puzzle)
+                break
+        else:
+            raise InputError(f"no puzzle with these options found in {tries} tries; try others")
+        if progress:
+            progress()
+    return made

@@ -297,33 +297,28 @@ class SixSuspects:
         tries: int = 400,
     ) -> list[dict]:
         deck = load_deck()
-        made: list[dict] = []
-        while len(made) < count:
-            for _ in range(tries):
-                layout = list(deck.cards)
-                rng.shuffle(layout)
-                result = puzzles.generate(
-                    rng,
-                    puzzle.true_clue(tuple(layout)),
-                    lambda clues: puzzle.culprit_answers(deck, clues),
-                    max_clues=len(SLOTS),
-                    initial=puzzle.FIRST_CLUES,
-                )
-                if result is None:
-                    continue
-                shown = len(result.clues)
-                if visible is not None and shown != visible:
-                    continue
-                if difficulty is not None and puzzle.difficulty(shown) != difficulty:
-                    continue
-                answer: frozenset[int] = result.answer  # type: ignore[assignment]
-                made.append(puzzle.to_document(result.clues, answer))
-                break
-            else:
-                raise InputError(f"no such puzzle found in {tries} tries; try other options")
-            if progress:
-                progress()
-        return made
+
+        def attempt() -> dict | None:
+            layout = list(deck.cards)
+            rng.shuffle(layout)
+            result = puzzles.generate(
+                rng,
+                puzzle.true_clue(tuple(layout)),
+                lambda clues: puzzle.culprit_answers(deck, clues),
+                max_clues=len(SLOTS),
+                initial=puzzle.FIRST_CLUES,
+            )
+            if result is None:
+                return None
+            shown = len(result.clues)
+            if visible is not None and shown != visible:
+                return None
+            if difficulty is not None and puzzle.difficulty(shown) != difficulty:
+                return None
+            answer: frozenset[int] = result.answer  # type: ignore[assignment]
+            return puzzle.to_document(result.clues, answer)
+
+        return puzzles.collect(count, attempt, tries, progress)
 
     def simulate(
         self,

@@ -291,22 +291,18 @@ class ThreeOfACrime:
     ) -> list[dict]:
         if visible is not None:
             raise InputError("three-of-a-crime puzzles show no cards: leave out --visible")
-        made: list[dict] = []
-        while len(made) < count:
-            for _ in range(tries):
-                truth = rng.choice(CARDS)
-                result = puzzles.generate(rng, puzzle.true_clue(truth), puzzle.answers_of)
-                if result is None:
-                    continue
-                level = puzzle.difficulty(result.clues)
-                if difficulty is None or level == difficulty:
-                    made.append(puzzle.Puzzle(result.clues, truth, level).to_document())
-                    break
-            else:
-                raise InputError(f"no puzzle of difficulty {difficulty} found in {tries} tries")
-            if progress:
-                progress()
-        return made
+
+        def attempt() -> dict | None:
+            truth = rng.choice(CARDS)
+            result = puzzles.generate(rng, puzzle.true_clue(truth), puzzle.answers_of)
+            if result is None:
+                return None
+            level = puzzle.difficulty(result.clues)
+            if difficulty is not None and level != difficulty:
+                return None
+            return puzzle.Puzzle(result.clues, truth, level).to_document()
+
+        return puzzles.collect(count, attempt, tries, progress)
 
     # --- simulation and session ------------------------------------------------------------
 

@@ -7,12 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_six_suspects_knowledge import states as knowledge_states
 from typer.testing import CliRunner
 
 from cli.app import app
 from models.six_suspects.counter import count
+from models.six_suspects.knowledge import LayoutKnowledge
 from models.six_suspects.rules import SLOTS, load_deck, resolve
 
 DECK = load_deck()
@@ -174,3 +176,17 @@ def test_the_same_sighting_twice_is_fine(tmp_path):
 
 def test_slot_names_in_the_grid_are_the_rulings():
     assert SLOTS[:4] == ("A1", "A2", "B1", "B2") and SLOTS[-1] == "F2"
+
+
+@settings(max_examples=20)
+@given(knowledge_states())
+def test_counter_equals_cp_sat_enumeration_on_random_decks(state):
+    # the two engines of DESIGN.md, side by side: per suspect, the number of completions in which
+    # they are a culprit, on random decks (values, Diamond total, specials present or not)
+    deck, _, seen = state
+    knowledge = LayoutKnowledge(deck, seen)
+    by_set = knowledge.enumerate(knowledge.culprit_query())
+    per_column = [sum(n for culprits, n in by_set.items() if c in culprits) for c in range(6)]
+    counts = count(deck, {slot: deck.by_name(name) for _, slot, name in seen})
+    assert counts.worlds == sum(by_set.values())
+    assert counts.culprit == per_column

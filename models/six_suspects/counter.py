@@ -245,10 +245,11 @@ class Tally:
             m = len(values)
             orders = plain_orders(values)
             onehot = (orders[:, :, None] == np.arange(m)).reshape(len(orders), m * m)
-            split = np.zeros((len(self.unique), len(COLUMNS), m * m))
+            exact = exact_float(self.counts.worlds)
+            split: np.ndarray = np.zeros((len(self.unique), len(COLUMNS), m * m), dtype=exact)
             for start in range(0, len(self.unique), CHUNK):
                 block = culprits(self.unique[start : start + CHUNK], values, self.deck.diamond2)
-                split[start : start + CHUNK] = block.astype(np.float64) @ onehot
+                split[start : start + CHUNK] = block.astype(exact) @ onehot.astype(exact)
             grouped = split.reshape(len(self.unique), len(COLUMNS), m, m)
             self.shared["by_position"] = grouped.transpose(0, 2, 3, 1).copy()
         return self.shared["by_position"]
@@ -343,7 +344,7 @@ def segment_rows(
     """For keys = segment x per_segment + row: per segment, the sum of the table's rows, each
     counted as often as its key occurs (exact integers)."""
     key, weight = np.unique(keys, return_counts=True)
-    picked = table[key % per_segment] * weight[:, None]
+    picked = table[key % per_segment] * weight[:, None].astype(table.dtype)
     return segment_sums(key // per_segment, picked, segments)
 
 
@@ -384,23 +385,29 @@ def plain_children(t: Tally) -> np.ndarray:
         key = ((k2 * size + structure[p]) * m + r1[p]) * m + ranks[p, k2]
         plain_weights.append(np.unique(key, return_counts=True))
     orders = plain_orders(placed.plain_values)
+    exact = exact_float(t.counts.worlds)
     for i in range(m):  # a plain card at k2
         onehot = (
             (orders == i)[:, :, None, None] & (orders[:, None, :, None] == np.arange(m))
         ).reshape(len(orders), m * m * m)  # (order) x (j1, j2, i2)
-        pair = np.zeros((size, columns, m * m * m))
+        pair: np.ndarray = np.zeros((size, columns, m * m * m), dtype=exact)
         for start in range(0, size, CHUNK):
             block = culprits(t.unique[start : start + CHUNK], placed.plain_values, t.deck.diamond2)
-            pair[start : start + CHUNK] = block.astype(np.float64) @ onehot
+            pair[start : start + CHUNK] = block.astype(exact) @ onehot.astype(exact)
         # rows (structure, j1, j2), contiguous, so that picking rows is a fast gather
         by_rows = pair.reshape(size, columns, m * m, m).transpose(0, 2, 1, 3)
         pair_rows = np.ascontiguousarray(by_rows).reshape(size * m * m, columns * m)
         for k1, (key, weight) in enumerate(plain_weights):
-            picked = pair_rows[key % (size * m * m)] * weight[:, None]  # (key, column x i2)
+            picked = pair_rows[key % (size * m * m)] * weight[:, None].astype(exact)
             got = segment_sums(key // (size * m * m), picked, n).reshape(n, columns, m)
             for i2, ci in enumerate(plain_at):
                 result[k1, i, :, ci] = got[:, :, i2]
     return result
+
+
+def exact_float(total: int) -> type:
+    """The narrowest float type whose sums stay exact up to `total` (float32 below 2**24)."""
+    return np.float32 if total < 2**24 else np.float64
 
 
 def segment_sums(segment: np.ndarray, values: np.ndarray, segments: int) -> np.ndarray:

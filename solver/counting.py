@@ -1,11 +1,10 @@
-"""Exact counting helpers: distinct representatives, posteriors as Fractions."""
+"""Exact counting helpers: tuples of distinct representatives, by set partitions."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
-from fractions import Fraction
+from collections.abc import Iterable, Sequence
 from functools import reduce
-from math import factorial, prod
+from math import factorial
 from operator import and_
 from typing import TypeVar
 
@@ -48,15 +47,3 @@ def count_distinct_tuples(sets: Sequence[SetLike]) -> int:
                 break
         total += term
     return total
-
-
-def normalise(counts: dict[Hashable, int]) -> dict[Hashable, Fraction]:
-    """Counts to exact probabilities (all zero if the total is zero)."""
-    total = sum(counts.values())
-    if total == 0:
-        return {key: Fraction(0) for key in counts}
-    return {key: Fraction(count, total) for key, count in counts.items()}
-
-
-def product(values: Iterable[int]) -> int:
-    return prod(values)

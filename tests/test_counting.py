@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from itertools import product
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.counting import count_distinct_tuples, normalise, set_partitions, size
+from solver.counting import count_distinct_tuples, set_partitions, size
 
 small_sets = st.lists(
     st.frozensets(st.integers(min_value=0, max_value=6), max_size=6), min_size=0, max_size=5
@@ -67,10 +66,3 @@ def test_set_partitions_yields_bell_numbers_of_valid_distinct_partitions(n, bell
         assert sorted(flat) == items  # disjoint blocks covering every item exactly once
         canonical.add(frozenset(frozenset(block) for block in partition))
     assert len(canonical) == bell  # no partition repeated
-
-
-def test_normalise_is_exact_and_handles_zero_total():
-    probabilities = normalise({"a": 1, "b": 2, "c": 0})
-    assert probabilities == {"a": Fraction(1, 3), "b": Fraction(2, 3), "c": Fraction(0)}
-    assert sum(probabilities.values()) == 1
-    assert normalise({"a": 0, "b": 0}) == {"a": Fraction(0), "b": Fraction(0)}

@@ -249,7 +249,7 @@ class ThreeOfACrime:
             "unique": unique,
             "answer": card_names(answer) if answer else None,
             "answers": [card_names(sorted(a)[0]) for a, _ in found],
-            "witnesses": [] if unique else [self._witness(w, log) for _, w in found],
+            "witnesses": [] if unique else [self._witness(w) for _, w in found],
             "redundant": puzzles.redundant_clues(oracle, clues) if unique else [],
             "minimal": puzzles.minimal_clues(oracle, clues) if unique else [],
             "clues": len(clues),
@@ -277,7 +277,7 @@ class ThreeOfACrime:
         return Report(data, [], lines, log.warnings, exit_code)
 
     @staticmethod
-    def _witness(witness: dict[str, int], log: Log) -> dict:
+    def _witness(witness: dict[str, int]) -> dict:
         return {name: card_names(CARDS[index]) for name, index in witness.items()}
 
     def generate(

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from models.three_of_a_crime.rules import (
-    CARD_INDEX,
     SUSPECT_NAMES,
     TOKEN_SUPPLY,
     TWO_PLAYER_CARD_LIMIT,
@@ -252,7 +251,3 @@ def parse(doc: Document, upto: int | None = None, key: str = "events") -> Log:
         eyewitness = seats[(seats.index(previous) + 1) % len(seats)] if previous in seats else None
         log.rounds.append(Round(len(log.rounds), eyewitness, log.events + 1))
     return log
-
-
-def card_index(card: Card) -> int:
-    return CARD_INDEX[card]

@@ -16,6 +16,7 @@ demo: $(STAMP)
 	$(BIN)/sleuth solve examples/three-of-a-crime/multi-round.yaml
 	$(BIN)/sleuth suggest examples/three-of-a-crime/multi-round.yaml
 	$(BIN)/sleuth check examples/three-of-a-crime/puzzle-deep.yaml
+	$(BIN)/sleuth solve examples/six-suspects/worked-check.yaml
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

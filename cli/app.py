@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.render import show, show_error
+from cli.render import errors, show, show_error
 from models import GAMES
 from solver.errors import InputError, SleuthError
 from solver.logfile import Document, dump, load
@@ -57,10 +57,15 @@ def on_file(path: Path, command: str, deck: Path | None, *args: Any) -> Callable
     return body
 
 
-def run(action: Callable[[], Any], as_json: bool = False) -> None:
-    """Run a command body; user errors become one line and an exit status, never a traceback."""
+def run(action: Callable[[], Any], as_json: bool = False, spinner: bool = True) -> None:
+    """Run a command body; user errors become one line and an exit status, never a traceback.
+    A spinner on stderr (only on a terminal) shows that a long count is still going."""
     try:
-        report = action()
+        if spinner:
+            with errors.status("counting…"):
+                report = action()
+        else:
+            report = action()
     except SleuthError as error:
         show_error(error, as_json)
         raise typer.Exit(error.exit_code) from None
@@ -98,7 +103,7 @@ def new(game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-cri
     def body():
         print(game_named(game).template(), end="")
 
-    run(body)
+    run(body, spinner=False)
 
 
 @app.command()
@@ -191,7 +196,7 @@ def generate(
 
     try:
         chosen = game_named(game)
-        with Progress(console=_progress_console(), transient=True) as progress:
+        with Progress(console=errors, transient=True) as progress:
             task = progress.add_task("generating", total=count)
             made = chosen.generate(
                 random.Random(seed),
@@ -207,12 +212,6 @@ def generate(
         print(json.dumps(made, ensure_ascii=False))
     else:
         print("\n---\n".join(dump(p) for p in made), end="")
-
-
-def _progress_console():
-    from rich.console import Console
-
-    return Console(stderr=True)
 
 
 @app.command()
@@ -237,7 +236,7 @@ def simulate(
 
     def body():
         chosen = game_named(game)
-        with Progress(console=_progress_console(), transient=True) as progress:
+        with Progress(console=errors, transient=True) as progress:
             task = progress.add_task("simulating", total=games_)
             options = {"policy": policy} if policy is not None else {}
             return chosen.simulate(
@@ -247,7 +246,7 @@ def simulate(
                 **options,
             )
 
-    run(body, as_json)
+    run(body, as_json, spinner=False)  # it has a progress bar of its own
 
 
 @app.command()

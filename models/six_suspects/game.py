@@ -54,6 +54,19 @@ def grid_table(log: Log, counts: Counts, next_look: int | None = None) -> Table:
     return Table("The layout (· = not seen)", ["", *header], rows, highlight={2})
 
 
+def describe_event(event: dict) -> str:
+    """A short label for a (valid) log event, for the replay table."""
+    kind = next(iter(event))
+    body = event[kind]
+    if kind == "look":
+        who = f"{body['by']} looks at" if body.get("by") is not None else "look"
+        seen = f" {body['card']}" if body.get("card") is not None else ""
+        return f"{who} {str(body['slot']).upper()}{seen}"
+    if kind == "announce":
+        return f"{body} announces"
+    return "vote " + ", ".join(f"{who} {column}" for who, column in body.items())
+
+
 class SixSuspects:
     """Sleuth's interface to 6 Suspects (RULINGS.md §2)."""
 
@@ -144,7 +157,7 @@ class SixSuspects:
         rows, history = [], []
         for upto in range(0, full.events + 1):
             log, counts = self.counts(doc, upto)
-            label = "start" if upto == 0 else str(doc.data["events"][upto - 1])
+            label = "start" if upto == 0 else describe_event(doc.data["events"][upto - 1])
             probabilities = [counts.probability(c) for c in range(6)]
             rows.append([str(upto), label, *[f"{float(p):.2f}" for p in probabilities]])
             history.append(

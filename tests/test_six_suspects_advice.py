@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -168,3 +169,22 @@ def slow_two_look_values(seen) -> dict[int, Fraction]:
 def test_two_look_values_match_counting_every_child_again(seen):
     _, values, _ = look_values(DECK, seen, 2)
     assert values == slow_two_look_values(seen)
+
+
+def test_default_horizon_values_one_look_while_fewer_than_two_cards_are_seen():
+    # with one card seen a two-look table costs seconds: the default values one look and says so
+    one = advise(log_of({0: CARD["diamond"]}, {"Ana": 1, "Ben": 1}))
+    assert one.requested == 4 and one.horizon == 1 and not one.exact
+    two = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 2, "Ben": 2}))
+    assert two.requested == 3 and two.horizon == 2 and not two.exact
+    last = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 4, "Ben": 4}))
+    assert last.requested == 1 and last.horizon == 1 and last.exact
+
+
+@pytest.mark.long
+def test_two_looks_from_nothing_seen_use_the_symmetry_exactly():
+    # with nothing seen every slot is alike; the value of A1 is the mean over its 12 children
+    _, values, _ = look_values(DECK, {}, 2)
+    assert len(set(values.values())) == 1
+    children = [max(look_values(DECK, {0: card}, 1)[1].values()) for card in DECK.cards]
+    assert values[0] == sum(children, Fraction(0)) / 12

@@ -34,6 +34,7 @@ from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, column_of, row_of, slot_index
 
 EXACT_HORIZON = 2
+DEFAULT_TWO_LOOKS_FROM = 2  # seen cards from which the default horizon values two looks
 ANNOUNCE_GAIN = Fraction(1, 100)  # announce when one more look adds less than this
 
 
@@ -54,6 +55,7 @@ class Advice:
     looks: list[Look]  # best first
     announce: bool
     announce_reason: str
+    requested: int  # looks asked for (default: the looks I have left)
 
 
 def guilt_entropy(culprit: np.ndarray, worlds: float) -> float:
@@ -129,6 +131,11 @@ def look_values(
     plain card from `counter.plain_children`: one pass over this state's tally for all of them."""
     if horizon < 2 or len(seen) > len(SLOTS) - 2:  # with one slot left, one look sees everything
         return one_look_values(deck, seen)
+    if not seen:  # every slot is alike: value A1 from its twelve children, copy it everywhere
+        counts, _, information = one_look_values(deck, seen)
+        best = [max(one_look_values(deck, {0: card})[1].values()) for card in deck.cards]
+        value = sum(best, Fraction(0)) / len(deck.cards)
+        return counts, dict.fromkeys(information, value), information
     parent = tally(deck, seen)
     counts, values, information = values_of(parent)
     unseen = parent.placed.unseen
@@ -139,7 +146,7 @@ def look_values(
     child_worlds = counts.worlds // len(unseen)
     deeper = {}
     for k1, slot in enumerate(parent.placed.free):
-        total = 0
+        total = 0  # arrangements summed over the children's best next looks
         for card in unseen:
             if card.kind == "plain":
                 table = plain_pairs[k1, plain.index(card)]  # (k2, card, column) of the child
@@ -166,8 +173,12 @@ def looks_left(log: Log) -> int:
 
 def advise(log: Log, horizon: int | None = None) -> Advice:
     seen = log.seen_cards()
-    horizon = looks_left(log) if horizon is None else horizon
-    valued = min(horizon, EXACT_HORIZON)
+    if horizon is None:  # the looks I have left; two-look tables are slow with < 2 cards seen
+        horizon = looks_left(log)
+        cap = EXACT_HORIZON if len(seen) >= DEFAULT_TWO_LOOKS_FROM else 1
+    else:
+        cap = EXACT_HORIZON
+    valued = min(horizon, cap)
     if valued == 0 or len(seen) == len(log.deck.cards):
         t = tally(log.deck, seen)
         counts, looks = t.counts, []
@@ -195,7 +206,7 @@ def advise(log: Log, horizon: int | None = None) -> Advice:
             f"({'less' if announce else 'more'} than {float(ANNOUNCE_GAIN):.2f}); "
             "every look you take also lets the others look"
         )
-    return Advice(counts, vote, p_vote, valued, horizon <= EXACT_HORIZON, looks, announce, reason)
+    return Advice(counts, vote, p_vote, valued, horizon <= valued, looks, announce, reason, horizon)
 
 
 def bits(value: float) -> str:

@@ -192,6 +192,7 @@ class SixSuspects:
             "p_vote": probability(best.p_vote),
             "horizon": best.horizon,
             "exact": best.exact,
+            "looks_left": best.requested,
             "looks": looks,
             "announce": best.announce,
             "announce_reason": best.announce_reason,
@@ -212,8 +213,9 @@ class SixSuspects:
         ]
         if not best.exact:
             lines.append(
-                f"approximation: the {best.horizon}-look values are exact expectimax over the next "
-                f"{EXACT_HORIZON} looks; later looks are not valued (truncated horizon)"
+                f"approximation: {best.requested} look(s) left, values are exact expectimax over "
+                f"the next {best.horizon} only; later looks are not valued (truncated horizon)"
+                + ("" if best.horizon == EXACT_HORIZON else "; --horizon 2 values two (slower)")
             )
         return Report(data, tables, lines, log.warnings)
 

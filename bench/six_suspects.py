@@ -21,13 +21,18 @@ from models.six_suspects.knowledge import LayoutKnowledge
 from models.six_suspects.rules import Card, Deck, load_deck, resolve
 
 SEEN = (0, 1, 2, 4, 6)
-STATES = 5  # random states per number of seen cards
+STATES = 20  # random states per number of seen cards
+BASELINE = 3  # of which the slow baselines run on the first few
+HORIZON_2_STATES = 9  # and horizon-2 advice on the first few
+KIND_STATES = 5  # states of each kind of 2 seen cards
 SAMPLE = 20_000  # completions timed when a baseline is extrapolated
 
 
-def states(deck: Deck, seen_cards: int, rng: random.Random) -> list[dict[int, Card]]:
+def states(
+    deck: Deck, seen_cards: int, rng: random.Random, count: int = STATES
+) -> list[dict[int, Card]]:
     result = []
-    for _ in range(STATES):
+    for _ in range(count):
         slots = rng.sample(range(12), seen_cards)
         cards = rng.sample(deck.cards, seen_cards)
         result.append(dict(zip(slots, cards, strict=True)))
@@ -85,6 +90,10 @@ def cp_sat(deck: Deck, seen: dict[int, Card], limit: int | None = None) -> float
     return time.perf_counter() - start
 
 
+def both_plain(seen: dict[int, Card]) -> bool:
+    return all(card.kind == "plain" for card in seen.values())
+
+
 def main() -> None:
     console = Console()
     deck = load_deck()
@@ -92,42 +101,54 @@ def main() -> None:
     by_seen = {k: states(deck, k, rng) for k in SEEN}
     LayoutKnowledge(deck)  # import OR-Tools before timing
     table = Table(title=f"six-suspects: culprit posterior, median over {STATES} random states")
-    for column in ("seen", "exact counter", "CP-SAT enumeration", "ratio", "brute force", "ratio"):
+    columns = ("seen", "exact counter", f"on {BASELINE} states", "CP-SAT enum.", "ratio")
+    for column in (*columns, "brute force", "ratio"):
         table.add_column(column)
     for k, items in by_seen.items():
         exact = median_time(lambda s: tally(deck, s).counts, items)  # not the cached `count`
-        small = k >= 4
-        sat = statistics.median(cp_sat(deck, s, None if k >= 6 else SAMPLE) for s in items[:3])
-        brute = statistics.median(
-            brute_force(deck, s, None if small else SAMPLE) for s in items[:3]
-        )
-        est = "" if k >= 6 else " est."
-        brute_est = "" if small else " est."
+        base = items[:BASELINE]  # the baselines run on these, the ratio compares the same states
+        mine = median_time(lambda s: tally(deck, s).counts, base)
+        sat = statistics.median(cp_sat(deck, s, None if k >= 6 else SAMPLE) for s in base)
+        brute = statistics.median(brute_force(deck, s, None if k >= 4 else SAMPLE) for s in base)
         table.add_row(
             str(k),
             fmt(exact),
-            fmt(sat) + est,
-            f"{sat / exact:,.0f}×",
-            fmt(brute) + brute_est,
-            f"{brute / exact:,.0f}×",
+            fmt(mine),
+            fmt(sat) + ("" if k >= 6 else " est."),
+            f"{sat / mine:,.0f}×",
+            fmt(brute) + ("" if k >= 4 else " est."),
+            f"{brute / mine:,.0f}×",
         )
     console.print(table)
+    # about 23% of random 2-card states are two plain cards, the slow kind: time each kind
+    kinds = Table(title=f"six-suspects: 2 cards seen, by kind ({KIND_STATES} random states each)")
+    for column in ("cards seen", "exact counter", "advice horizon 1", "horizon 2"):
+        kinds.add_column(column)
+    pool = states(deck, 2, random.Random(7), count=200)
+    for label, test in (("both plain", both_plain), ("a special", lambda s: not both_plain(s))):
+        group = [s for s in pool if test(s)][:KIND_STATES]
+        kinds.add_row(
+            label,
+            fmt(median_time(lambda s: tally(deck, s).counts, group)),
+            fmt(median_time(lambda s: advise(deck, s, 1), group)),
+            fmt(median_time(lambda s: advise(deck, s, 2), group)),
+        )
+    console.print(kinds)
 
     advice = Table(title="six-suspects: advice (values of every next look), median over states")
-    for column in ("seen", "horizon 1", "horizon 2"):
+    for column in ("seen", f"horizon 1 ({STATES} states)", f"horizon 2 ({HORIZON_2_STATES})"):
         advice.add_column(column)
     for k in (2, 4, 6):
-        row = [str(k)]
-        for horizon in (1, 2):
-            items = by_seen[k][: 3 if horizon == 2 else STATES]
-
-            def advise(seen, horizon=horizon):
-                _one_look_canonical.cache_clear()
-                look_values(deck, seen, horizon)
-
-            row.append(fmt(median_time(advise, items)))
-        advice.add_row(*row)
+        one = median_time(lambda s: advise(deck, s, 1), by_seen[k])
+        two = median_time(lambda s: advise(deck, s, 2), by_seen[k][:HORIZON_2_STATES])
+        advice.add_row(str(k), fmt(one), fmt(two))
     console.print(advice)
+
+
+def advise(deck: Deck, seen: dict[int, Card], horizon: int) -> None:
+    """The values of every next look, from scratch (the symmetry cache emptied first)."""
+    _one_look_canonical.cache_clear()
+    look_values(deck, seen, horizon)
 
 
 if __name__ == "__main__":

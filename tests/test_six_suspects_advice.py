@@ -129,21 +129,6 @@ def test_symmetric_states_get_symmetric_answers(seen, turn, flip):
         assert abs(information2[image(s)] - bits) < 1e-9
 
 
-@settings(max_examples=15)
-@given(
-    states(4, 8), st.integers(0, 11), st.sampled_from([c for c in DECK.cards if c.kind != "plain"])
-)
-def test_a_special_child_cut_from_the_tally_equals_its_own_tally(seen, slot, card):
-    # the state plus "this special card lies at this slot", cut out of the parent's enumeration,
-    # counts exactly like a fresh enumeration of that state
-    if slot in seen or card in seen.values():
-        return
-    child = tally(DECK, seen).with_special(slot, card)
-    fresh = tally(DECK, {**seen, slot: card})
-    assert child.counts == fresh.counts
-    assert (joint(child) == joint(fresh)).all()
-
-
 def slow_two_look_values(seen) -> dict[int, Fraction]:
     """Horizon 2 by counting every child state again (each child's joint counts are checked
     against brute force above)."""

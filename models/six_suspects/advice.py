@@ -9,13 +9,13 @@ possible (expectimax):
     VH = max over slots s of  sum over cards c of  1/n · V(H-1)(state + "s holds c")
 
 One pass of `counter.joint` gives the counts for every (slot, card) at once, so V1 costs one
-enumeration. V2 looks one level deeper: each child state (slot, card) is enumerated again. Longer
-horizons are truncated to two looks (said in the output).
+enumeration; V2 needs the same counts for every child state (slot, card), which
+`counter.plain_children` and `counter.special_children` also take from that one enumeration.
+Longer horizons are truncated to two looks (said in the output).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -207,7 +207,3 @@ def advise(log: Log, horizon: int | None = None) -> Advice:
             "every look you take also lets the others look"
         )
     return Advice(counts, vote, p_vote, valued, horizon <= valued, looks, announce, reason, horizon)
-
-
-def bits(value: float) -> str:
-    return f"{value:.3f}" if math.isfinite(value) else "-"

@@ -262,34 +262,6 @@ class Tally:
         np.put_along_axis(rank, self.order, np.arange(free) - (free - plain), axis=1)
         return rank
 
-    def with_special(self, slot: int, card: Card) -> Tally:
-        """The tally of this state plus "the special `card` lies at `slot`", without enumerating
-        again: the placements that put it there, with the same structures."""
-        placed = self.placed
-        keep = placed.grid[:, slot] == KIND_CODE[card.kind]
-        k = placed.free.index(slot)
-        order = self.order[keep]
-        order = order[order != k].reshape(len(order), len(placed.free) - 1)
-        order = np.where(order > k, order - 1, order)
-        child = Placements(
-            placed.grid[keep],
-            {code: at[keep] for code, at in placed.position.items()},
-            [s for s in placed.free if s != slot],
-            [c for c in placed.unseen if c != card],
-        )
-        inverse = self.inverse[keep]
-        multiplicity = np.bincount(inverse, minlength=len(self.unique))
-        return Tally(
-            self.deck,
-            child,
-            self.unique,
-            multiplicity,
-            inverse,
-            order,
-            self.per_structure,
-            self.shared,
-        )
-
 
 def tally(deck: Deck, seen: dict[int, Card]) -> Tally:
     placed = place(deck, seen)

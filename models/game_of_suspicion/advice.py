@@ -1,0 +1,400 @@
+"""Game of Suspicion advice: whose hand to guess now, and which action to take instead.
+
+Guessing: for each opponent the best guess is their most likely hand. A correct guess scores the
+hand's cards and lets me guess again, a wrong one ends my turn, so the value of guessing now is the
+best chain: V = max over opponents of P(right) × (cards + V after that hand is shown), exact over
+the filter's worlds.
+
+Acting (one action now, then the best single guess on my next turn, other players' turns not
+modelled): each legal action of mine is valued by what I would see (its outcome, a function of
+the hidden world) — the expected information in bits, I(world; outcome), and the expected
+probability of a correct guess next turn, the sum over outcomes of the best hand's weight.
+Card 1 assumes I give the named card back; card 8 and a middle look assume I keep what I have.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from models.game_of_suspicion import rules
+from models.game_of_suspicion.belief import Belief
+from models.game_of_suspicion.steps import Swap
+from solver.errors import InputError
+from solver.report import Report, Table, probability
+
+TOP_ACTIONS = 8
+
+
+@dataclass
+class GuessPlan:
+    target: str
+    cards: tuple[int, ...]  # the hand guessed
+    p: Fraction
+    points: int  # cards scored if right
+
+
+@dataclass
+class ActionValue:
+    label: str
+    intent: dict  # the event without its outcome (what a bot would do)
+    bits: float
+    p_guess: Fraction  # expected P(correct guess) on my next turn
+    points: Fraction  # expected points: scored by the action + of that guess
+    notes: list[str] = field(default_factory=list)
+
+
+def guess_numbers(hand: tuple[int, ...]) -> list[int]:
+    """What to say for a hand (the 10 is named as 0 and 1)."""
+    return sorted(rules.guess_numbers(hand).elements())
+
+
+def best_guesses(post) -> list[GuessPlan]:
+    """Each opponent's most likely hand, best first."""
+    plans = []
+    for player in post.opponents:
+        hand, p = post.hands(player)[0]
+        plans.append(GuessPlan(player, hand, p, post.round.hand_size[player]))
+    return sorted(plans, key=lambda g: (-g.p * g.points, -g.p, g.target))
+
+
+def chain_value(belief: Belief, opponents: dict[str, tuple[int, int]]) -> Fraction:
+    """Expected points of guessing now and on after each correct guess (opponent -> (place,
+    cards)), always guessing the most likely hand: exact, over every order of targets."""
+    if not opponents or belief.worlds == 0:
+        return Fraction(0)
+    best = Fraction(0)
+    total = belief.total()
+    for name, (place, cards) in opponents.items():
+        keys = belief.hand_keys(place)
+        distribution = belief.distribution(keys)
+        key, p = max(distribution.items(), key=lambda item: (item[1], -item[0]))
+        shown = belief.copy()
+        shown._keep(keys == key)
+        rest = {n: v for n, v in opponents.items() if n != name}
+        value = p * (cards + chain_value(shown, rest))
+        best = max(best, value)
+    del total
+    return best
+
+
+def _group(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys (sorted) and the exact sum of the weights of each."""
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.add.reduceat(_exact(weights[order]), starts)
+
+
+def _exact(weights: np.ndarray) -> np.ndarray:
+    """Weights whose sums cannot overflow (Python integers when int64 might)."""
+    if weights.dtype != object and len(weights) and int(weights.max()) * len(weights) >= 2**62:
+        return weights.astype(object)
+    return weights
+
+
+def _outcome_value(
+    belief: Belief, outcome: np.ndarray, places: dict[str, int], sizes: dict[str, int]
+) -> tuple[float, Fraction, Fraction]:
+    """(bits, expected P(best guess right), expected points of it) when I observe `outcome`
+    [world] (an integer per world) and then guess the most likely hand of the best opponent."""
+    total = belief.total()
+    outcome_ids = np.unique(outcome, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    _, marginal = _group(outcome_ids, belief.weights)
+    shares = [int(w) / total for w in marginal]
+    bits = sum(p * math.log2(1 / p) for p in shares if p > 0)
+    best_p = np.zeros(len(marginal), dtype=object)
+    best_points = np.zeros(len(marginal), dtype=object)
+    for name, place in places.items():
+        hand_ids = np.unique(belief.hand_keys(place), return_inverse=True)[1].reshape(-1)
+        width = int(hand_ids.max(initial=0)) + 1
+        pairs, sums = _group(outcome_ids * width + hand_ids, belief.weights)
+        starts = np.flatnonzero(np.concatenate(([True], np.diff(pairs // width) != 0)))
+        top = np.maximum.reduceat(sums.astype(object), starts)
+        best_p = np.maximum(best_p, top)
+        best_points = np.maximum(best_points, top * sizes[name])
+    return bits, Fraction(int(best_p.sum()), total), Fraction(int(best_points.sum()), total)
+
+
+def _combine(*keys: np.ndarray) -> np.ndarray:
+    """One integer per world from several per-world integer arrays (exact)."""
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for key in keys:
+        _, ids = np.unique(key, return_inverse=True)
+        combined = combined * (int(ids.max(initial=0)) + 1) + ids.reshape(-1)
+        _, combined = np.unique(combined, return_inverse=True)
+        combined = combined.reshape(-1).astype(np.int64)
+    return combined
+
+
+def action_values(post) -> list[ActionValue]:
+    """Every legal action of `me` now, valued (best first)."""
+    log, rnd, belief = post.log, post.round, post.belief
+    me = log.me
+    if me is None or me not in rnd.active or rnd.my_hand is None:
+        return []
+    places = {p: post.place(p) for p in post.opponents}
+    sizes = {p: rnd.hand_size[p] for p in post.opponents}
+    values: list[ActionValue] = []
+
+    def add(label: str, intent: dict, outcome: np.ndarray, notes=()) -> None:
+        bits, p_guess, points = _outcome_value(belief, outcome, places, sizes)
+        values.append(ActionValue(label, intent, bits, p_guess, points, list(notes)))
+
+    nothing = np.zeros(belief.worlds, dtype=np.int64)
+    for slot in ("left", "right"):
+        if rnd.middle.get(slot):
+            seen = np.argmax(belief.counts[:, rnd.setup.place(slot), :], axis=1)
+            add(f"look at the {slot} middle card", {"look": {"slot": slot}}, seen)
+    hand = sorted(set(rnd.my_hand.elements()))
+    if not hand:
+        return values
+    size = rnd.hand_size[me]
+    for card in hand:
+        if size < 2 and card not in (8, 9):
+            continue
+        base = {"play": {"card": card}}
+        if card == 0:
+            for a, b in itertools.combinations(post.opponents, 2):
+                values.append(_swap_value(post, a, b, places, sizes))
+        elif card == 1:
+            public = rnd.public() + rnd.my_hand
+            for named in rules.NAMEABLE:
+                if public[named] >= log.deck.cards(log.advanced)[named]:
+                    continue
+                holder = np.zeros(belief.worlds, dtype=np.int64)
+                for i, p in enumerate(post.opponents, start=1):
+                    holder[belief.counts[:, places[p], named] > 0] = i
+                add(
+                    f"play 1 naming {named}",
+                    {"play": {"card": 1, "named": named}},
+                    holder,
+                    ["I give the named card back"],
+                )
+        elif card == 2:
+            keys = [
+                np.where(
+                    belief.counts[:, places[p], :].astype(np.int64) @ _POINTS > 10,
+                    belief.hand_keys(places[p]) + 1,
+                    0,
+                )
+                for p in post.opponents
+            ]
+            add("play 2 (hands over 10 shown to me)", base, _combine(*keys) if keys else nothing)
+        elif card == 3:
+            for p in post.opponents:
+                top = post.hands(p)[:3]
+                right = sum((q for _, q in top), Fraction(0))
+                values.append(
+                    ActionValue(
+                        f"play 3 at {p} (3 guesses)",
+                        {
+                            "play": {
+                                "card": 3,
+                                "target": p,
+                                "guesses": [guess_numbers(h) for h, _ in top],
+                            }
+                        },
+                        0.0,
+                        right,
+                        right * sizes[p],
+                        ["scores now if one of the three guesses is right"],
+                    )
+                )
+        elif card in (4, 5):
+            shown = sorted(rules.GREATER_THAN_FOUR if card == 4 else rules.EVEN_NONZERO)
+            radix = np.array([8**i for i in range(len(shown))], dtype=np.int64)
+            keys = [
+                belief.counts[:, places[p], shown].astype(np.int64) @ radix for p in post.opponents
+            ]
+            add(
+                f"play {card} (cards {'over 4' if card == 4 else '2 4 6 8'} shown to me)",
+                base,
+                _combine(*keys),
+            )
+        elif card == 6:
+            keys = [_smallest(belief, places[p]) for p in post.opponents if sizes[p] >= 2]
+            add(
+                "play 6 (smallest cards face up)",
+                base,
+                _combine(*keys) if keys else nothing,
+                ["between a 0 and the 10, counted as the 0"],
+            )
+        elif card == 7 and rnd.number > 1:
+            out = [
+                np.isin(belief.counts[:, places[p], [0, rules.TEN]].sum(axis=1), [2]).astype(
+                    np.int64
+                )
+                for p in post.opponents
+            ]
+            gain = sum(
+                (
+                    Fraction(_weight(belief, o == 1), belief.total()) * sizes[p]
+                    for o, p in zip(out, post.opponents, strict=True)
+                ),
+                Fraction(0),
+            )
+            bits, p_guess, points = _outcome_value(belief, _combine(*out), places, sizes)
+            values.append(
+                ActionValue(
+                    "play 7 (two 0s are out)",
+                    base,
+                    bits,
+                    p_guess,
+                    points + gain,
+                    [f"scores {float(gain):.2f} on average now"],
+                )
+            )
+        elif card == 8:
+            middle = [
+                np.argmax(belief.counts[:, rnd.setup.place(s), :], axis=1)
+                for s in ("left", "right")
+                if rnd.middle.get(s)
+            ]
+            add(
+                "play 8 (take back my cards and the middle)",
+                base,
+                _combine(*middle) if middle else nothing,
+                ["I put back a card of mine"],
+            )
+        elif card in (9, rules.TEN):
+            add(f"play {card} (no action)", base, nothing)
+    return sorted(values, key=lambda a: (-a.points, -a.p_guess, -a.bits, a.label))
+
+
+_POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
+
+
+def _weight(belief: Belief, mask: np.ndarray) -> int:
+    return int(sum(int(w) for w in belief.weights[mask]))
+
+
+def _smallest(belief: Belief, place: int) -> np.ndarray:
+    """The value a hand puts face up for card 6 (a 0 when it could choose the 10 instead)."""
+    present = belief.counts[:, place, :] > 0
+    ranks = np.where(present, np.array([rules.rank(v) for v in rules.VALUES]), 99)
+    return np.argmin(ranks, axis=1)
+
+
+def _swap_value(post, a: str, b: str, places, sizes) -> ActionValue:
+    """Card 0 between two opponents: I see nothing; their hands mix (values after the swap)."""
+    label = f"play 0 between {a} and {b}"
+    intent = {"play": {"card": 0, "between": [a, b]}}
+    if sizes[a] < 2 or sizes[b] < 2:
+        return ActionValue(
+            label,
+            intent,
+            0.0,
+            *_guess_now(post.belief, places, sizes),
+            ["no effect: a player has one card"],
+        )
+    mixed = post.belief.copy()
+    mixed.apply(Swap(0, places[a], places[b]))
+    return ActionValue(
+        label, intent, 0.0, *_guess_now(mixed, places, sizes), ["I see nothing; their hands mix"]
+    )
+
+
+def _guess_now(belief: Belief, places, sizes) -> tuple[Fraction, Fraction]:
+    best_p, best_points = Fraction(0), Fraction(0)
+    for name, place in places.items():
+        p = max(belief.distribution(belief.hand_keys(place)).values())
+        best_p, best_points = max(best_p, p), max(best_points, p * sizes[name])
+    return best_p, best_points
+
+
+def suggest(game, post, horizon: int | None) -> Report:
+    """The `sleuth suggest` report: guess now or act, and the best actions."""
+    if horizon not in (None, 1):
+        raise InputError("Game of Suspicion advice looks one action ahead: --horizon 1")
+    log, rnd = post.log, post.round
+    if log.me is None:
+        raise InputError("advice is for a seat: give the log a 'me'")
+    guesses = best_guesses(post)
+    opponents = {p: (post.place(p), rnd.hand_size[p]) for p in post.opponents}
+    now = chain_value(post.belief, opponents)
+    actions = action_values(post)
+    wait = max((a.points for a in actions), default=Fraction(0))
+    guess_now = bool(guesses) and now >= wait
+    data = {
+        "game": game.name,
+        "consistent": True,
+        "events": log.events,
+        "worlds": post.belief.worlds,
+        "guesses": [
+            {
+                "target": g.target,
+                "cards": guess_numbers(g.cards),
+                "hand": list(g.cards),
+                "p": probability(g.p),
+                "points": g.points,
+            }
+            for g in guesses
+        ],
+        "guess_now_points": probability(now),
+        "wait_points": probability(wait),
+        "advice": "guess" if guess_now else "act",
+        "actions": [
+            {
+                "action": a.label,
+                "event": a.intent,
+                "information_bits": round(a.bits, 6),
+                "p_guess_next": probability(a.p_guess),
+                "points": probability(a.points),
+                "notes": a.notes,
+            }
+            for a in actions
+        ],
+    }
+    guess_rows = [
+        [
+            g.target,
+            " ".join(map(str, guess_numbers(g.cards))),
+            f"{float(g.p):.3f}",
+            str(g.points),
+            f"{float(g.p * g.points):.2f}",
+        ]
+        for g in guesses
+    ]
+    action_rows = [
+        [
+            a.label,
+            f"{a.bits:.2f}",
+            f"{float(a.p_guess):.3f}",
+            f"{float(a.points):.2f}",
+            "; ".join(a.notes),
+        ]
+        for a in actions[:TOP_ACTIONS]
+    ]
+    tables = [
+        Table(
+            "Best guess at each opponent",
+            ["target", "guess", "p(right)", "cards", "points"],
+            guess_rows,
+            {0},
+        ),
+        Table(
+            "Actions (then the best guess on my next turn)",
+            ["action", "bits", "p(guess right next)", "points", "notes"],
+            action_rows,
+            {0},
+        ),
+    ]
+    lines = [
+        f"guess now: {float(now):.2f} expected points (guessing on after each right guess); "
+        f"act and guess next turn: {float(wait):.2f}",
+        "advice: "
+        + (
+            f"GUESS {guesses[0].target}'s hand as {' '.join(map(str, guess_numbers(guesses[0].cards)))}"
+            if guess_now
+            else f"act: {actions[0].label}"
+            if actions
+            else "no legal action"
+        ),
+        "one action ahead; other players' turns in between are not modelled",
+    ]
+    return Report(data, tables, lines, log.warnings)

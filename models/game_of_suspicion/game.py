@@ -1,0 +1,416 @@
+"""The Game of Suspicion game object: what the CLI calls, turning the exact filter into reports."""
+
+from __future__ import annotations
+
+import random
+import shlex
+from collections.abc import Callable
+from fractions import Fraction
+
+import yaml
+
+from models.game_of_suspicion import rules
+from models.game_of_suspicion.belief import Belief, Impossible, track
+from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
+from models.game_of_suspicion.template import TEMPLATE
+from solver.errors import Contradiction, InputError
+from solver.logfile import Document
+from solver.names import NameSet
+from solver.report import Report, Table, probability
+
+TOP_HANDS = 5  # hands listed per opponent
+
+SESSION_HELP = """\
+deal 0 1 5 7 [shadow V V V V] [aside V]    a new round: my hand (shadow: 3 players; aside: advanced)
+look PLAYER left|right exchanged|kept      another player's middle look
+look left|right saw V [put V]              my look (put: the card I put back; left out = kept)
+play PLAYER CARD                           a card without targets (2 needs its outcome: use YAML)
+play PLAYER 0 PLAYER PLAYER                card 0 between two players (me among them: YAML)
+play PLAYER 1 NAMED HOLDER|none            card 1 (me acting or holding: YAML, with gave/got)
+guess PLAYER TARGET right|wrong V V V ...  a whole-hand guess
+any event as YAML, e.g.  play: {by: Dan, card: 4, shown: {Ana: 2, Ben: 0, Cleo: 1}}"""
+
+
+def hand_text(cards) -> str:
+    return " ".join(str(v) for v in cards) or "(empty)"
+
+
+class Posterior:
+    """What the filter says about the current round, in the players' terms."""
+
+    def __init__(self, log: Log, rnd: Round, belief: Belief):
+        self.log, self.round, self.belief = log, rnd, belief
+        self.opponents = [p for p in rnd.active if p != log.me]
+
+    def place(self, player: str) -> int:
+        return self.round.setup.place(player)
+
+    def hands(self, player: str) -> list[tuple[tuple[int, ...], Fraction]]:
+        return self.belief.hands(self.place(player))
+
+    def holders(self, value: int) -> dict[str, Fraction]:
+        """Probability that each place holds a card `value` (at least one, for the 0s and 1s)."""
+        rnd, found = self.round, {}
+        for name in rnd.setup.places:
+            p = self.belief.holds(rnd.setup.place(name), value)
+            if p:
+                found[name] = p
+        known = {
+            **({self.log.me: rnd.my_hand[value]} if rnd.my_hand is not None else {}),
+            **{f"face up ({p})": cards.count(value) for p, cards in rnd.face_up.items()},
+            **{f"out ({p})": cards.count(value) for p, cards in rnd.out.items()},
+            "shadow": rnd.shadow.count(value),
+            "aside": int(rnd.aside == value),
+            "table": rnd.table.count(value),
+        }
+        found.update({name: Fraction(1) for name, n in known.items() if n})
+        return found
+
+    def certain(self, player: str) -> tuple[list[int], list[int]]:
+        """Values the player surely holds, and values still in play they surely do not hold."""
+        place = self.place(player)
+        hidden = [v for v in rules.VALUES if self.belief.counts[:, :, v].any()]
+        sure = [v for v in hidden if self.belief.holds(place, v) == 1]
+        never = [v for v in hidden if self.belief.holds(place, v) == 0]
+        return sure, never
+
+
+def value_label(value: int) -> str:
+    return "10 (0+1)" if value == rules.TEN else str(value)
+
+
+class GameOfSuspicion:
+    """Sleuth's interface to Game of Suspicion (RULINGS.md §3)."""
+
+    name = GAME
+    title = "Game of Suspicion"
+    session_help = SESSION_HELP
+
+    def describe(self) -> dict:
+        deck = rules.load_deck()
+        return {
+            "game": self.name,
+            "title": self.title,
+            "deck": "18 cards: 0 ×5, 1 ×5, 2-9; advanced: + the 10, one card set aside",
+            "rulings": [
+                "card 1 and card 0 do not affect a player with one card",
+                "card 8 takes back the 8 itself, and leaves one card in the middle (left)",
+                "card 9 does nothing unless the log records it with move/show/fact",
+                f"hidden choices uniform over physical cards (choice_unit: {deck.option('choice_unit')})",
+                f"a middle look is uniform within its announcement (announce_model: "
+                f"{deck.option('announce_model')})",
+            ],
+        }
+
+    def template(self) -> str:
+        return TEMPLATE
+
+    # -- the posterior -------------------------------------------------------------------------
+
+    def posterior(self, doc: Document, upto: int | None = None) -> Posterior:
+        log = parse(doc, upto, doc.events_key)
+        rnd = log.round
+        if rnd is None:
+            raise InputError("the log has no deal yet: start with 'deal: {hand: [...]}'")
+        return Posterior(log, rnd, self.track(rnd))
+
+    def track(self, rnd: Round, steps=None) -> Belief:
+        """The filter over the round; a contradiction names the events CP-SAT finds in conflict."""
+        try:
+            return track(rnd.setup, steps)
+        except Impossible as impossible:
+            raise conflict(rnd, impossible.event) from None
+
+    def solve(self, doc: Document, upto: int | None = None) -> Report:
+        return self.report(self.posterior(doc, upto))
+
+    def report(self, post: Posterior) -> Report:
+        log, rnd, belief = post.log, post.round, post.belief
+        hands = {
+            player: [
+                {"cards": list(h), "p": probability(p)} for h, p in post.hands(player)[:TOP_HANDS]
+            ]
+            for player in post.opponents
+        }
+        in_play = sorted(log.deck.cards(log.advanced))
+        holder = {
+            str(v): {place: probability(p) for place, p in post.holders(v).items()} for v in in_play
+        }
+        certain = {}
+        lines = [
+            f"round {rnd.number}: {belief.worlds:,} possible hidden worlds"
+            + (f" from {log.me}'s seat" if log.me else " (public information only)")
+        ]
+        for player in post.opponents:
+            sure, never = post.certain(player)
+            certain[player] = {"holds": sure, "lacks": never}
+            best, p = post.hands(player)[0]
+            if p == 1:
+                lines.append(f"{player}'s hand is certainly {hand_text(best)}")
+            elif sure:
+                lines.append(f"{player} certainly holds {fmt(sure)}")
+        data = {
+            "game": self.name,
+            "consistent": True,
+            "events": log.events,
+            "worlds": belief.worlds,
+            "round": rnd.number,
+            "me": log.me,
+            "my_hand": sorted(rnd.my_hand.elements()) if rnd.my_hand is not None else None,
+            "hand_size": dict(rnd.hand_size),
+            "out": {p: h for p, h in rnd.out.items()},
+            "scores": dict(log.scores),
+            "hands": hands,
+            "card_holder": holder,
+            "certain": certain,
+            "warnings": log.warnings,
+        }
+        tables = [self.hands_table(post), self.holder_table(post, in_play)]
+        return Report(data, tables, lines, log.warnings)
+
+    def hands_table(self, post: Posterior) -> Table:
+        rows = []
+        for player in post.opponents:
+            for i, (hand, p) in enumerate(post.hands(player)[:TOP_HANDS]):
+                label = f"{player} ({post.round.hand_size[player]})" if i == 0 else ""
+                rows.append([label, hand_text(hand), f"{float(p):.3f}"])
+        return Table("Most likely hands", ["player", "hand", "p"], rows)
+
+    def holder_table(self, post: Posterior, values: list[int]) -> Table:
+        places = [*post.opponents, *[s for s in ("left", "right") if post.round.middle.get(s)]]
+        rows = []
+        for value in values:
+            held = post.holders(value)
+            elsewhere = ", ".join(k for k in held if k not in places)
+            rows.append(
+                [value_label(value)]
+                + [f"{float(held.get(p, 0)):.2f}" if held.get(p) else "·" for p in places]
+                + [elsewhere]
+            )
+        return Table(
+            "Who holds each value (p of holding at least one)", ["card", *places, "known"], rows
+        )
+
+    def view(self, doc: Document) -> Report:
+        """The session's view: the posterior, or what to type first while there is no deal."""
+        log = parse(doc, None, doc.events_key)
+        if log.round is None:
+            seat = f"from {log.me}'s seat" if log.me else "no 'me' yet (public information only)"
+            return Report(
+                {"game": self.name, "events": log.events},
+                lines=[f"players {', '.join(log.players)}; {seat}; next: deal 0 1 5 7 ..."],
+            )
+        return self.solve(doc)
+
+    def replay(self, doc: Document) -> Report:
+        log = parse(doc, None, doc.events_key)
+        rows, history = [], []
+        raw = doc.events(doc.events_key)
+        for rnd in log.rounds:
+            belief = self.track(rnd, [])
+            steps = rnd.setup.steps
+            last = rnd.deal_event
+            ends = [r.deal_event - 1 for r in log.rounds if r.number == rnd.number + 1]
+            end = ends[0] if ends else log.events
+            i = 0
+            for event in range(rnd.deal_event, end + 1):
+                while i < len(steps) and steps[i].event == event:
+                    belief.apply(steps[i])
+                    i += 1
+                    if belief.worlds == 0:
+                        raise conflict(rnd, event)
+                last = event
+                opponents = [p for p in rnd.players if p != log.me]
+                best = {
+                    p: belief.hands(rnd.setup.place(p))[0]
+                    for p in opponents
+                    if belief.counts[:, rnd.setup.place(p), :].any()
+                }
+                label = describe_event(raw[event - 1])
+                rows.append(
+                    [str(event), label, f"{belief.worlds:,}"]
+                    + [
+                        f"{hand_text(best[p][0])} ({float(best[p][1]):.2f})" if p in best else "out"
+                        for p in opponents
+                    ]
+                )
+                history.append(
+                    {
+                        "event": event,
+                        "round": rnd.number,
+                        "worlds": belief.worlds,
+                        "best_hands": {
+                            p: {"cards": list(h), "p": probability(q)} for p, (h, q) in best.items()
+                        },
+                    }
+                )
+            del last
+        opponents = [p for p in log.players if p != log.me]
+        table = Table(
+            "Most likely hand of each opponent, event by event",
+            ["#", "event", "worlds", *opponents],
+            rows,
+        )
+        data = {"game": self.name, "consistent": True, "events": log.events, "history": history}
+        return Report(data, [table], [], log.warnings)
+
+    # -- advice, puzzles, self-play: see advice.py, puzzle.py, simulate.py --------------------------
+
+    def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
+        from models.game_of_suspicion.advice import suggest
+
+        return suggest(self, self.posterior(doc, upto), horizon)
+
+    def check(self, doc: Document) -> Report:
+        from models.game_of_suspicion.puzzle import check
+
+        return check(self, doc)
+
+    def generate(
+        self,
+        rng: random.Random,
+        count: int,
+        difficulty: int | None = None,
+        progress: Callable[[], None] | None = None,
+        visible: int | None = None,
+    ) -> list[dict]:
+        from models.game_of_suspicion.puzzle import generate
+
+        return generate(rng, count, difficulty, progress)
+
+    def simulate(
+        self,
+        rng: random.Random,
+        games: int,
+        progress: Callable[[], None] | None = None,
+        policy: str | None = None,
+    ) -> Report:
+        from models.game_of_suspicion.selfplay import report
+
+        return report(rng, games, progress, policy)
+
+    def parse_line(self, text: str) -> dict:
+        return parse_line(text)
+
+
+def conflict(rnd: Round, event: int) -> Contradiction:
+    """The events (a minimal set, from CP-SAT's assumptions) that leave no possible world."""
+    from models.game_of_suspicion.knowledge import HandKnowledge
+
+    steps = [s for s in rnd.setup.steps if s.event <= event]
+    events = HandKnowledge(rnd.setup, steps).conflict() or [event]
+    if rnd.deal_event not in events and len(events) == 1 and events[0] != rnd.deal_event:
+        detail = f"no deal and history fits event {events[0]}"
+    else:
+        detail = "no deal and history fits all of them"
+    return Contradiction(events, detail=detail)
+
+
+def describe_event(event: object) -> str:
+    """A short label of a (valid) event for the replay table."""
+    if not isinstance(event, dict) or not event:
+        return "?"
+    kind, body = next(iter(event.items()))
+    if not isinstance(body, dict):
+        return kind
+    by = body.get("by", "me")
+    if kind == "deal":
+        return "deal " + hand_text(body.get("hand") or [])
+    if kind == "look":
+        if "saw" in body:
+            return f"look {body.get('slot', 'left')}: saw {body['saw']}, put {body.get('put_back', body['saw'])}"
+        return f"{by} looks {body.get('slot', 'left')}, {'exchanged' if body.get('exchanged') else 'kept'}"
+    if kind == "play":
+        return f"{by} plays {body.get('card')}"
+    if kind == "guess":
+        right = "right" if body.get("correct") else "wrong"
+        return f"{by} guesses {body.get('target')}: {hand_text(body.get('cards') or [])} ({right})"
+    return kind
+
+
+def parse_line(text: str) -> dict:
+    """One event from a session line: YAML (`play: {...}`) or the short forms of SESSION_HELP."""
+    if ":" in text:
+        try:
+            event = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            raise InputError(f"not a YAML event: {error}") from None
+        if not isinstance(event, dict) or len(event) != 1:
+            raise InputError("a YAML event is one mapping, e.g. play: {by: Ben, card: 9}")
+        return event
+    words = shlex.split(text)
+    if not words:
+        raise InputError("empty line")
+    kind, rest = words[0].lower(), words[1:]
+    if kind == "deal":
+        return {"deal": _deal_words(rest)}
+    if kind == "look":
+        return {"look": _look_words(rest)}
+    if kind == "play" and len(rest) >= 2:
+        return {"play": _play_words(rest)}
+    if kind == "guess" and len(rest) >= 4:
+        right = NameSet("outcome", ["right", "wrong"]).resolve(rest[2])
+        return {
+            "guess": {
+                "by": rest[0],
+                "target": rest[1],
+                "correct": right == "right",
+                "cards": rest[3:],
+            }
+        }
+    if kind in EVENT_KINDS:
+        raise InputError(f"usage of {kind}: see 'help', or type the event as YAML")
+    hint = NameSet("command", EVENT_KINDS).suggestion(kind)
+    raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def _deal_words(words: list[str]) -> dict:
+    body: dict = {"hand": []}
+    key = "hand"
+    for word in words:
+        if word.lower() in ("shadow", "aside"):
+            key = word.lower()
+            body.setdefault(key, [])
+        else:
+            body[key].append(_number(word))
+    if "aside" in body:
+        if len(body["aside"]) != 1:
+            raise InputError("usage: deal 0 1 5 7 aside 9 (one set-aside card)")
+        body["aside"] = body["aside"][0]
+    return body
+
+
+def _number(word: str) -> int | str:
+    """A card value typed in the session, kept as an int when it is one (for a tidy log)."""
+    return int(word) if word.isdigit() else word
+
+
+def _look_words(words: list[str]) -> dict:
+    slots = ("left", "right")
+    if words and words[0].lower() in slots:
+        if len(words) not in (3, 5) or words[1].lower() != "saw":
+            raise InputError("usage: look left|right saw V [put V]")
+        body = {"slot": words[0].lower(), "saw": _number(words[2])}
+        if len(words) == 5:
+            body["put_back"] = _number(words[4])
+        return body
+    if len(words) != 3:
+        raise InputError("usage: look PLAYER left|right exchanged|kept")
+    outcome = NameSet("outcome", ["exchanged", "kept"]).resolve(words[2])
+    return {"by": words[0], "slot": words[1].lower(), "exchanged": outcome == "exchanged"}
+
+
+def _play_words(words: list[str]) -> dict:
+    by, card = words[0], words[1]
+    rest = words[2:]
+    if card == "0":
+        if len(rest) != 2:
+            raise InputError("usage: play PLAYER 0 PLAYER PLAYER")
+        return {"by": by, "card": 0, "between": rest}
+    if card == "1":
+        if len(rest) != 2:
+            raise InputError("usage: play PLAYER 1 NAMED HOLDER|none")
+        return {"by": by, "card": 1, "named": _number(rest[0]), "holder": rest[1]}
+    if rest:
+        raise InputError(f"card {card} with an outcome: type the event as YAML (see 'help')")
+    return {"by": by, "card": _number(card)}

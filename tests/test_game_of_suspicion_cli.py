@@ -1,0 +1,214 @@
+"""Game of Suspicion end to end through the Typer app: solve, replay, suggest, check, generate, new,
+bad input and contradictions, and the interactive session through a pipe. Probabilities are
+checked against values worked out by hand (hypergeometric draws of identical 0s and 1s)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from cli.app import app
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "game-of-suspicion"
+runner = CliRunner()
+
+# Ana holds 0 1 2 4, the shadow 3 5 6 7; Ana's card 4 shows her Ben's 9 and Cleo's 8. The other
+# six hidden cards are four 0s, four 1s less what Ben and Cleo hold: Ben's three others are a
+# uniform 3-subset of the eight physical 0s and 1s, so P(two 0s and a 1) = C(4,2)·4 / C(8,3) = 3/7.
+SHOWN = {
+    "game": "game-of-suspicion",
+    "players": ["Ana", "Ben", "Cleo"],
+    "me": "Ana",
+    "events": [
+        {"deal": {"hand": [0, 1, 2, 4], "shadow": [3, 5, 6, 7]}},
+        {"play": {"card": 4, "shown": {"Ben": [9], "Cleo": [8]}}},
+    ],
+}
+
+
+def invoke(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def invoke_json(*args: object, exit_code: int = 0):
+    result = invoke(*args, "--json")
+    assert result.exit_code == exit_code, (result.stdout, result.stderr)
+    assert "Traceback" not in result.output
+    return json.loads(result.stdout)
+
+
+def write(path: Path, data: dict) -> Path:
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def one_error_line(result, exit_code: int) -> str:
+    assert result.exit_code == exit_code, (result.stdout, result.stderr)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_solve_gives_hypergeometric_hand_probabilities(tmp_path):
+    data = invoke_json("solve", write(tmp_path / "log.yaml", SHOWN))
+    assert data["game"] == "game-of-suspicion" and data["consistent"] and data["events"] == 2
+    ben = {tuple(h["cards"]): h["p"] for h in data["hands"]["Ben"]}
+    assert ben == {
+        (0, 0, 1, 9): round(3 / 7, 6),
+        (0, 1, 1, 9): round(3 / 7, 6),
+        (0, 0, 0, 9): round(1 / 14, 6),
+        (1, 1, 1, 9): round(1 / 14, 6),
+    }
+    assert data["card_holder"]["9"] == {"Ben": 1.0}
+    assert data["card_holder"]["8"] == {"Cleo": 1.0}
+    assert data["card_holder"]["4"] == {"face up (Ana)": 1.0}
+    assert data["certain"]["Ben"]["holds"] == [9] and 8 in data["certain"]["Ben"]["lacks"]
+    # P(left holds a 0) = 4/8: one of the 8 physical 0s and 1s, uniformly
+    assert data["card_holder"]["0"]["left"] == 0.5
+    # worlds: 0s held by Ben, Cleo (0-3 each) and the slots (0-1 each), four 0s in all: 14 ways
+    assert data["worlds"] == 14
+
+
+def test_solve_upto_and_replay_follow_the_log(tmp_path):
+    log = write(tmp_path / "log.yaml", SHOWN)
+    before = invoke_json("solve", log, "--upto", 1)
+    assert before["card_holder"]["9"]["Ben"] == pytest.approx(4 / 10, abs=1e-6)
+    replay = invoke_json("replay", log)
+    assert [h["event"] for h in replay["history"]] == [1, 2]
+    assert replay["history"][-1]["best_hands"]["Ben"]["p"] == round(3 / 7, 6)
+
+
+def test_template_is_a_consistent_log_and_suggest_ranks_actions(tmp_path):
+    result = invoke("new", "game-of-suspicion")
+    assert result.exit_code == 0
+    log = tmp_path / "new.yaml"
+    log.write_text(result.stdout, encoding="utf-8")
+    solved = invoke_json("solve", log)
+    assert solved["consistent"] and solved["worlds"] > 0
+    advice = invoke_json("suggest", log)
+    assert advice["advice"] in ("guess", "act")
+    points = [a["points"] for a in advice["actions"]]
+    assert points == sorted(points, reverse=True)
+    best = advice["guesses"][0]
+    assert 0 < best["p"] <= 1 and best["target"] in ("Ben", "Cleo", "Dan")
+
+
+def test_suggest_prefers_the_action_that_reveals(tmp_path):
+    """With only card 1 (naming 9) and a look left, naming 9 tells who holds the 9; the advice
+    values it by the exact guess probability it buys."""
+    data = invoke_json("suggest", write(tmp_path / "log.yaml", SHOWN))
+    named = [a for a in data["actions"] if a["action"].startswith("play 1 naming")]
+    assert named and all(0 <= a["p_guess_next"] <= 1 for a in named)
+    assert data["guesses"][0]["p"] == round(3 / 7, 6)
+
+
+@pytest.mark.parametrize(
+    ("event", "fragment"),
+    [
+        ({"play": {"by": "Ben", "card": 4, "shown": {"Ana": 0, "Cleo": 0}}}, "cannot hold a 4"),
+        ({"guess": {"by": "Ben", "target": "Cleo", "cards": [0, 1]}}, "names 4 numbers"),
+        ({"play": {"by": "Ben", "card": 11}}, "no card 11"),
+        ({"look": {"by": "Bne", "slot": "left", "exchanged": True}}, "did you mean 'Ben'"),
+        ({"play": {"by": "Ben", "card": 7, "out": {}}}, "first round"),
+    ],
+)
+def test_bad_events_are_one_line_naming_the_event(tmp_path, event, fragment):
+    data = {**SHOWN, "events": [*SHOWN["events"], event]}
+    line = one_error_line(invoke("solve", write(tmp_path / "log.yaml", data)), 2)
+    assert "event 3" in line and fragment in line
+
+
+def test_contradiction_names_the_conflicting_events(tmp_path):
+    """Ben showed Ana only the 9 of his cards over 4 (event 2), so he cannot be the holder of
+    the 8 named with card 1 (event 4); Cleo's look (event 3) plays no part."""
+    events = [*SHOWN["events"], {"look": {"by": "Cleo", "slot": "left", "exchanged": False}}]
+    events.append({"play": {"by": "Cleo", "card": 1, "named": 8, "holder": "Ben"}})
+    result = invoke("solve", write(tmp_path / "log.yaml", {**SHOWN, "events": events}), "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["conflicting_events"] == [2, 4]
+
+
+def test_check_unique_and_not_unique(tmp_path):
+    puzzle = {
+        "game": "game-of-suspicion",
+        "players": ["Ana", "Ben", "Cleo"],
+        "me": "Ana",
+        "puzzle": {
+            "given": [
+                *SHOWN["events"],
+                {"guess": {"by": "Cleo", "target": "Ben", "cards": [0, 0, 1, 9], "correct": False}},
+                {"guess": {"by": "Cleo", "target": "Ben", "cards": [0, 1, 1, 9], "correct": False}},
+                {"guess": {"by": "Cleo", "target": "Ben", "cards": [0, 0, 0, 9], "correct": False}},
+            ],
+            "question": {"hand": "Ben"},
+            "answer": [1, 1, 1, 9],
+        },
+    }
+    data = invoke_json("check", write(tmp_path / "p.yaml", puzzle))
+    assert data["unique"] and data["answer"] == [1, 1, 1, 9] and data["answer_matches"]
+    assert data["minimal"] == [1, 2, 3, 4] and data["redundant"] == []  # the deal is not a clue
+    puzzle["puzzle"]["given"] = puzzle["puzzle"]["given"][:4]
+    del puzzle["puzzle"]["answer"]
+    data = invoke_json("check", write(tmp_path / "p.yaml", puzzle), exit_code=1)
+    assert not data["unique"] and len(data["witnesses"]) == 2
+    hands = {tuple(w["answer"]) for w in data["witnesses"]}
+    assert hands <= {(0, 0, 0, 9), (1, 1, 1, 9)} and len(hands) == 2
+
+
+def test_generated_puzzles_check_unique(tmp_path):
+    result = invoke("generate", "game-of-suspicion", "--count", 2, "--seed", 3)
+    assert result.exit_code == 0, result.stderr
+    for puzzle in yaml.safe_load_all(result.stdout):
+        path = write(tmp_path / "g.yaml", puzzle)
+        data = invoke_json("check", path)
+        assert data["unique"] and data["answer_matches"]
+
+
+def test_session_through_a_pipe_saves_every_event(tmp_path):
+    log = tmp_path / "session.yaml"
+    lines = [
+        "players Ana Ben Cleo",
+        "me Ana",
+        "deal 0 1 2 4 shadow 3 5 6 7",
+        "play: {card: 4, shown: {Ben: [9], Cleo: [8]}}",
+        "look Ben left sideways",  # refused: kept under rejected
+        "look Ben left kept",
+        "undo",
+        "quit",
+    ]
+    env = {**os.environ, "COLUMNS": "120"}
+    subprocess.run(
+        [sys.executable, "-m", "cli.app", "play", "game-of-suspicion", "--log", str(log)],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        check=False,
+    )
+    saved = yaml.safe_load(log.read_text(encoding="utf-8"))
+    assert saved["events"] == [
+        {"deal": {"hand": [0, 1, 2, 4], "shadow": [3, 5, 6, 7]}},
+        {"play": {"card": 4, "shown": {"Ben": [9], "Cleo": [8]}}},
+    ]
+    data = invoke_json("solve", log)
+    assert Fraction(data["hands"]["Ben"][0]["p"]).limit_denominator(100) == Fraction(3, 7)
+
+
+def test_example_logs_solve(tmp_path):
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        command = (
+            "check" if "puzzle" in yaml.safe_load(path.read_text(encoding="utf-8")) else "solve"
+        )
+        result = invoke(command, path, "--json")
+        assert result.exit_code == 0, (path, result.stdout, result.stderr)

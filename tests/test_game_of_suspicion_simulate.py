@@ -1,0 +1,201 @@
+"""Game of Suspicion simulator: every simulated log is a valid log, the true hidden world after
+every event is one the exact filter keeps, and policies' intents are carried out by the rules."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.game_of_suspicion import log, rules
+from models.game_of_suspicion.belief import Belief
+from models.game_of_suspicion.simulate import (
+    Record,
+    deal_event,
+    deal_round,
+    play_round,
+    play_turn,
+    random_game,
+)
+from solver.logfile import Document
+
+# (players, me, advanced, round_number): round 2 and 3 let card 7 be played
+CONFIGS = [
+    (3, "P1", False, 1),
+    (3, "P2", True, 1),
+    (3, None, False, 1),
+    (3, None, True, 2),
+    (4, "P1", False, 1),
+    (4, "P3", True, 2),
+    (4, "P4", False, 3),
+]
+SMALL = 5_000  # beliefs with more worlds are checked on the count array, not worlds_list()
+seeds = st.integers(0, 2**32 - 1)
+
+
+def parse(doc: dict) -> log.Log:
+    return log.parse(Document(doc))
+
+
+def probability(belief: Belief, world: tuple[tuple[int, ...], ...]) -> Fraction:
+    """The filter's probability of `world` (per-place sorted values, in the setup's order)."""
+    if belief.worlds <= SMALL:
+        return belief.worlds_list().get(world, Fraction(0))
+    wanted = np.array([np.bincount(hand, minlength=len(rules.VALUES)) for hand in world])
+    rows = np.all(belief.counts == wanted, axis=(1, 2))
+    return Fraction(int(sum(int(w) for w in belief.weights[rows])), belief.total())
+
+
+def check_truths(doc: dict, truths: list[dict[str, tuple[int, ...]]]) -> None:
+    """After the steps of each event of the last round, the truth has positive probability."""
+    rnd = parse(doc).round
+    assert rnd is not None
+    belief = Belief(rnd.setup)
+    steps: dict[int, list] = {}
+    for step in rnd.setup.steps:
+        steps.setdefault(step.event, []).append(step)
+    for event in range(rnd.deal_event, len(doc["events"]) + 1):
+        for step in steps.get(event, []):
+            belief.apply(step)
+        truth = truths[event - 1]
+        assert list(truth) == rnd.setup.places
+        world = tuple(truth[place] for place in rnd.setup.places)
+        assert probability(belief, world) > 0, (event, doc["events"][event - 1], world)
+
+
+@settings(derandomize=True)
+@given(seed=seeds, config=st.sampled_from(CONFIGS))
+def test_every_simulated_log_parses(seed, config):
+    players, me, advanced, round_number = config
+    doc, truths = random_game(
+        random.Random(seed), players, me, advanced, events=60, round_number=round_number
+    )
+    assert len(truths) == len(doc["events"])
+    assert ("me" in doc) == (me is not None)
+    parsed = parse(doc)
+    assert parsed.round is not None and parsed.round.number == round_number
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_logs_of_whole_rounds_parse(config):
+    # fixed seeds, played to the end: the last events of a round (few cards, the 8, the 9 as a
+    # last card, guesses at empty hands) are read too
+    players, me, advanced, round_number = config
+    for seed in range(8):
+        doc, _ = random_game(
+            random.Random(seed), players, me, advanced, events=400, round_number=round_number
+        )
+        assert parse(doc).round.over  # type: ignore[union-attr]
+
+
+@settings(derandomize=True)
+@given(seed=seeds, me=st.sampled_from(["P1", "P2", "P3"]), advanced=st.booleans())
+def test_truth_is_a_world_of_the_filter_with_three_players(seed, me, advanced):
+    doc, truths = random_game(random.Random(seed), 3, me, advanced, events=40)
+    check_truths(doc, truths)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_truth_is_a_world_of_the_filter_with_four_players(seed):
+    doc, truths = random_game(random.Random(seed), 4, "P2", seed % 2 == 1, events=8)
+    check_truths(doc, truths)
+
+
+def test_truth_of_a_later_round_is_a_world_of_the_filter():
+    doc, truths = random_game(random.Random(7), 3, "P1", events=40, round_number=2)
+    check_truths(doc, truths)
+
+
+def test_deal_round_deals_the_whole_deck():
+    table = deal_round(random.Random(1), ["P1", "P2", "P3"], "P1", advanced=True)
+    held = [*table.hands.values(), table.shadow, *table.middle.values(), [table.aside]]
+    dealt = Counter(v for cards in held for v in cards)
+    assert dealt == rules.load_deck().cards(True)
+    assert list(table.truth()) == ["P2", "P3", "left", "right"]
+
+
+# -- policies ---------------------------------------------------------------------------------
+
+
+def events_by(doc: dict, player: str) -> list[tuple[str, dict]]:
+    found = []
+    for event in doc["events"]:
+        kind, body = next(iter(event.items()))
+        if body.get("by") == player:
+            found.append((kind, body))
+    return found
+
+
+def test_a_policy_that_always_looks_is_executed_and_sees_its_own_seat():
+    seen_docs = []
+
+    def looker(doc: dict) -> dict:
+        seen_docs.append(doc)
+        parse(doc)  # the log from P2's seat is a valid log
+        return {"look": {"slot": "right", "put_back": None}}
+
+    doc, _ = random_game(random.Random(3), 4, "P2", events=30, policies={"P2": looker})
+    assert seen_docs and all(d["me"] == "P2" for d in seen_docs)
+    mine = events_by(doc, "P2")
+    assert mine and all(kind == "look" for kind, _ in mine)
+    for _, body in mine:
+        assert body["slot"] == "right" and body["put_back"] == body["saw"]
+        assert body["exchanged"] is False
+
+
+def test_a_policy_that_plays_card_2_gets_the_hands_shown():
+    def player(doc: dict) -> dict | None:
+        hand = Counter(parse(doc).round.my_hand)  # type: ignore[union-attr]
+        return {"play": {"card": 2}} if hand[2] and sum(hand.values()) > 1 else None
+
+    for seed in range(40):
+        doc, _ = random_game(random.Random(seed), 3, "P1", events=30, policies={"P1": player})
+        plays = [b for k, b in events_by(doc, "P1") if k == "play" and b["card"] == 2]
+        if plays:
+            assert set(plays[0]["hands"]) == set(plays[0]["showed"])
+            return
+    pytest.fail("P1 never held the 2 in 40 games")
+
+
+def test_an_illegal_intent_is_refused():
+    def cheat(doc: dict) -> dict:
+        return {"play": {"card": 11}}
+
+    with pytest.raises(ValueError):
+        random_game(random.Random(1), 3, "P1", events=20, policies={"P1": cheat})
+    with pytest.raises(ValueError):
+        random_game(
+            random.Random(1), 3, "P1", events=20, policies={"P1": lambda d: {"look": {"slot": "x"}}}
+        )
+
+
+def test_a_policy_may_keep_guessing_after_a_right_guess():
+    players = ["P1", "P2", "P3", "P4"]
+    table = deal_round(random.Random(5), players, "P1")
+    table.turn = "P1"
+    record = Record(players, "P1", False, ["P1"])
+    record.add(deal_event(table), table)
+
+    def seer(doc: dict) -> dict:  # knows the hands: guesses the next player right
+        target = table.others("P1")[0]
+        return {"guess": {"target": target, "cards": sorted(table.hands[target])}}
+
+    play_turn(table, random.Random(0), record, {"P1": seer}, limit=100)
+    assert table.over and table.active == ["P1"]
+    assert table.scores["P1"] == 12
+    assert [next(iter(e)) for e in record.seats["P1"]] == ["deal", "guess", "guess", "guess"]
+    parse(record.doc("P1"))
+
+
+def test_play_round_reports_the_winner_and_the_points_of_the_round():
+    for seed in range(5):
+        result = play_round(random.Random(seed), 4, {}, max_turns=300)
+        assert result.turns <= 300
+        assert result.winner is None or result.winner in {"P1", "P2", "P3", "P4"}
+        if result.winner is not None:
+            assert sum(result.scores.values()) <= 18  # points are cards of hands put out

@@ -17,6 +17,7 @@ demo: $(STAMP)
 	$(BIN)/sleuth suggest examples/three-of-a-crime/multi-round.yaml
 	$(BIN)/sleuth check examples/three-of-a-crime/puzzle-deep.yaml
 	$(BIN)/sleuth solve examples/six-suspects/worked-check.yaml
+	$(BIN)/sleuth solve examples/game-of-suspicion/round-3p.yaml
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -119,6 +119,14 @@ def _dealt(places: int, capacity: tuple[int, ...], hidden: tuple[int, ...]):
             ],
             dtype=np.int64,
         )
+        if total == 1:  # one card: a split is a place (the common case, and the big tables)
+            splits = np.eye(places, dtype=np.int8)
+            rows, choice = np.nonzero(free > 0)
+            free = free[rows]
+            free[np.arange(len(rows)), choice] -= 1
+            steps.append((value, splits, rows, choice))
+            weights = weights[rows]
+            continue
         rows, choice = np.nonzero(np.all(free[:, None, :] >= splits[None, :, :], axis=2))
         steps.append((value, splits, rows, choice))
         free = free[rows] - splits[choice]
@@ -138,17 +146,19 @@ def dealt(setup: Setup, multiplier: np.ndarray | None) -> tuple[np.ndarray, np.n
     hidden = tuple(setup.hidden[v] for v in rules.VALUES)
     chosen, weights = _dealt(len(setup.places), tuple(setup.capacity), hidden)
     counts = np.zeros((len(weights), len(setup.places), V), dtype=np.int8)
-    keys = np.zeros(len(weights), dtype=np.int64)
-    for value, (splits, index) in chosen.items():
-        counts[:, :, value] = splits[index]
-        if multiplier is not None:
-            keys += (splits.astype(np.int64) @ multiplier[:, value])[index]
     if multiplier is None:  # worlds compared as bytes
+        for value, (splits, index) in chosen.items():
+            counts[:, :, value] = splits[index]
         as_bytes = counts.reshape(len(counts), -1).view(np.dtype((np.void, counts[0].size)))[:, 0]
         order = np.argsort(as_bytes, kind="stable")
         return counts[order], weights[order], as_bytes[order]
+    keys = np.zeros(len(weights), dtype=np.int64)
+    for value, (splits, index) in chosen.items():
+        keys += (splits.astype(np.int64) @ multiplier[:, value])[index]
     order = np.argsort(keys, kind="stable")
-    return counts[order], weights[order], keys[order]
+    for value, (splits, index) in chosen.items():  # built in key order: no 3-D gather
+        counts[:, :, value] = splits[index[order]]
+    return counts, weights[order], keys[order]
 
 
 class Belief:
@@ -323,7 +333,7 @@ class Belief:
         changes[np.arange(V), source, np.arange(V)] -= 1
         if target is not None:
             changes[np.arange(V), target, np.arange(V)] += 1
-        self._spawn(rows, values, changes, chance[rows, values])
+        self._spawn(rows, values, changes, _cells(chance, rows, values))
 
     def _moveall(self, step: MoveAll) -> None:
         moving = self.counts[:, step.source, :].astype(np.int64)
@@ -348,7 +358,7 @@ class Belief:
         changes[every, second, every // V] += 1
         changes[every, second, every % V] -= 1
         changes[every, first, every % V] += 1
-        factor = a[rows, given] * b[rows, received]
+        factor = _cells(a, rows, given) * _cells(b, rows, received)
         self._spawn(rows, kinds, changes, factor)
 
     def _middlelook(self, step: MiddleLook) -> None:
@@ -377,7 +387,7 @@ class Belief:
         changes[kinds, hand, kinds % V] += 1
         changes[kinds, slot, kinds % V] -= 1
         changes[kinds, slot, kinds // V] += 1
-        self._spawn(rows, found, changes, chance[rows, put])
+        self._spawn(rows, found, changes, _cells(chance, rows, put))
 
     def _putsmallest(self, step: PutSmallest) -> None:
         place, value = step.place, step.value
@@ -461,6 +471,11 @@ class Belief:
 
 
 # -- exact integer arithmetic on weight arrays ---------------------------------------------------
+
+
+def _cells(table: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """table[rows, columns], through the flat index (much faster than 2-D fancy indexing)."""
+    return np.take(table, rows * table.shape[1] + columns)
 
 
 def _by_value(chance: np.ndarray) -> np.ndarray:

@@ -226,7 +226,7 @@ class GameOfSuspicion:
                     for p in opponents
                     if belief.counts[:, rnd.setup.place(p), :].any()
                 }
-                label = describe_event(raw[event - 1])
+                label = describe_event(raw[event - 1], log.me)
                 rows.append(
                     [str(event), label, f"{belief.worlds:,}"]
                     + [
@@ -306,19 +306,20 @@ def conflict(rnd: Round, event: int) -> Contradiction:
     return Contradiction(events, detail=detail)
 
 
-def describe_event(event: object) -> str:
+def describe_event(event: object, me: str | None = None) -> str:
     """A short label of a (valid) event for the replay table."""
     if not isinstance(event, dict) or not event:
         return "?"
     kind, body = next(iter(event.items()))
     if not isinstance(body, dict):
         return kind
-    by = body.get("by", "me")
+    by = body.get("by", me or "me")
     if kind == "deal":
         return "deal " + hand_text(body.get("hand") or [])
     if kind == "look":
         if "saw" in body:
-            return f"look {body.get('slot', 'left')}: saw {body['saw']}, put {body.get('put_back', body['saw'])}"
+            put = body.get("put_back", body["saw"])
+            return f"{by} looks {body.get('slot', 'left')}: saw {body['saw']}, put {put}"
         return f"{by} looks {body.get('slot', 'left')}, {'exchanged' if body.get('exchanged') else 'kept'}"
     if kind == "play":
         return f"{by} plays {body.get('card')}"

@@ -2,9 +2,13 @@
 
 import sys
 
-from bench import six_suspects, three_of_a_crime
+from bench import game_of_suspicion, six_suspects, three_of_a_crime
 
-BENCHES = {"three-of-a-crime": three_of_a_crime.main, "six-suspects": six_suspects.main}
+BENCHES = {
+    "three-of-a-crime": three_of_a_crime.main,
+    "six-suspects": six_suspects.main,
+    "game-of-suspicion": game_of_suspicion.main,
+}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or list(BENCHES):  # `python -m bench six-suspects` runs one

@@ -85,6 +85,7 @@ class GameOfSuspicion:
     name = GAME
     title = "Game of Suspicion"
     session_help = SESSION_HELP
+    _last: tuple | None = None  # (setup signature, steps, belief) of the last round tracked
 
     def describe(self) -> dict:
         deck = rules.load_deck()
@@ -115,11 +116,35 @@ class GameOfSuspicion:
         return Posterior(log, rnd, self.track(rnd))
 
     def track(self, rnd: Round, steps=None) -> Belief:
-        """The filter over the round; a contradiction names the events CP-SAT finds in conflict."""
+        """The filter over the round; a contradiction names the events CP-SAT finds in conflict.
+
+        The last result is remembered: a session (or a bot) that adds events to the same round
+        only pays for the new steps."""
+        steps = list(rnd.setup.steps if steps is None else steps)
+        setup = rnd.setup
+        signature = (
+            tuple(setup.places),
+            tuple(setup.capacity),
+            tuple(sorted(setup.hidden.items())),
+            tuple(sorted(setup.copies.items())),
+            setup.choice_unit,
+            setup.announce_model,
+        )
+        cached = self._last
         try:
-            return track(rnd.setup, steps)
+            if cached and cached[0] == signature and steps[: len(cached[1])] == cached[1]:
+                belief = cached[2].copy()
+                done = len(cached[1])
+            else:
+                belief, done = track(setup, []), 0
+            for step in steps[done:]:
+                belief.apply(step)
+                if belief.worlds == 0:
+                    raise Impossible(step.event)
         except Impossible as impossible:
             raise conflict(rnd, impossible.event) from None
+        self._last = (signature, steps, belief.copy())
+        return belief
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:
         return self.report(self.posterior(doc, upto))

@@ -1,0 +1,192 @@
+"""Game of Suspicion: belief update time per event and per whole round (3 and 4 players), beside the
+brute-force enumerator of the tests (every physical deal and hidden choice) and CP-SAT, on the
+same simulated logs.
+
+Targets (issue 4): a median of 50 ms or less per event, and 1 s or less for a whole recorded
+4-player round.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.timing import fmt
+from models.game_of_suspicion.belief import Belief
+from models.game_of_suspicion.knowledge import HandKnowledge
+from models.game_of_suspicion.log import parse
+from models.game_of_suspicion.simulate import random_game
+from solver.logfile import Document
+
+ROUNDS = 12  # simulated rounds per table size
+EVENTS = 40  # events per round at most (the deal included)
+BRUTE_PREFIXES = 8  # 3-player prefixes timed against the brute force
+BRUTE_EVENTS = 4  # events in each (the deal included)
+
+
+def rounds(players: int, seed: int, count: int = ROUNDS, events: int = EVENTS) -> list[dict]:
+    rng = random.Random(seed)
+    return [random_game(rng, players=players, me="P1", events=events)[0] for _ in range(count)]
+
+
+def per_event(doc: dict) -> tuple[list[float], float, int]:
+    """Seconds of the filter per event (the deal is event 1), the whole log's seconds (reading it
+    included) and its number of events."""
+    start = time.perf_counter()
+    rnd = parse(Document(doc)).round
+    assert rnd is not None
+    deal = time.perf_counter()
+    belief = Belief(rnd.setup)
+    times = [time.perf_counter() - deal]
+    for number in range(2, len(doc["events"]) + 1):
+        begin = time.perf_counter()
+        for step in rnd.setup.steps:
+            if step.event == number:
+                belief.apply(step)
+        times.append(time.perf_counter() - begin)
+    return times, time.perf_counter() - start, len(doc["events"])
+
+
+def update_rows() -> list[list[str]]:
+    rows = []
+    for players in (3, 4):
+        events, wholes, deals = [], [], []
+        for doc in rounds(players, seed=players):
+            times, whole, _ = per_event(doc)
+            deals.append(times[0])
+            events.extend(times[1:])
+            wholes.append(whole)
+        events.sort()
+        rows.append(
+            [
+                f"{players} players",
+                fmt(statistics.median(events)),
+                fmt(events[int(0.9 * (len(events) - 1))]),
+                fmt(max(events)),
+                fmt(statistics.median(deals)),
+                fmt(statistics.median(wholes)),
+                fmt(max(wholes)),
+            ]
+        )
+    return rows
+
+
+# The largest hidden world from a seat: my hand 0 0 1 1 leaves 483,840 worlds at the deal.
+WORST = {
+    "game": "game-of-suspicion",
+    "players": ["Ana", "Ben", "Cleo", "Dan"],
+    "me": "Ana",
+    "events": [
+        {"deal": {"hand": [0, 0, 1, 1]}},
+        {"look": {"by": "Ben", "slot": "left", "exchanged": True}},
+        {"play": {"by": "Cleo", "card": 0, "between": ["Ben", "Dan"]}},
+        {"look": {"by": "Dan", "slot": "right", "exchanged": False}},
+        {"play": {"by": "Ben", "card": 1, "named": 9, "holder": "Cleo"}},
+        {"play": {"by": "Cleo", "card": 6, "face_up": {"Ana": 0, "Ben": 0, "Dan": 0}}},
+        {"guess": {"by": "Dan", "target": "Ben", "cards": [2, 9], "correct": False}},
+    ],
+}
+
+
+def worst_row() -> list[str]:
+    times, whole, _ = per_event(WORST)
+    return [
+        "4 players, my hand 0 0 1 1",
+        fmt(statistics.median(times[1:])),
+        "",
+        fmt(max(times[1:])),
+        fmt(times[0]),
+        fmt(whole),
+        "",
+    ]
+
+
+def baseline_rows() -> list[list[str]]:
+    """The filter (exact posterior), the brute force (the same posterior, every physical deal
+    and hidden choice) and CP-SAT (the possible worlds only, one solve each) on the same short
+    3-player prefixes."""
+    from tests.suspicion_brute import brute_force  # written for the tests; imported here only
+
+    rows = []
+    docs = rounds(3, seed=7, count=BRUTE_PREFIXES, events=BRUTE_EVENTS)
+    filter_times, brute_times, cp_times = [], [], []
+    for doc in docs:
+        start = time.perf_counter()
+        rnd = parse(Document(doc)).round
+        assert rnd is not None
+        belief = Belief(rnd.setup)
+        for step in rnd.setup.steps:
+            belief.apply(step)
+        filter_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        brute_force(doc)
+        brute_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        found = HandKnowledge(rnd.setup).possible_worlds(limit=belief.worlds + 1)
+        cp_times.append(time.perf_counter() - start)
+        assert len(found) == belief.worlds  # the same support, found one solve per world
+    exact = statistics.median(filter_times)
+    for name, times in (("brute force", brute_times), ("CP-SAT (every possible world)", cp_times)):
+        baseline = statistics.median(times)
+        rows.append([name, fmt(exact), fmt(baseline), f"{baseline / exact:,.0f}×"])
+    return rows
+
+
+def suggest_rows() -> list[list[str]]:
+    from models import GAMES
+
+    game = GAMES["game-of-suspicion"]
+    rows = []
+    for players in (3, 4):
+        times = []
+        for doc in rounds(players, seed=11 + players, count=5, events=8):
+            start = time.perf_counter()
+            game.suggest(Document(doc))
+            times.append(time.perf_counter() - start)
+        rows.append([f"{players} players, after 8 events", fmt(statistics.median(times))])
+    return rows
+
+
+def main() -> None:
+    console = Console()
+    table = Table(title="Game of Suspicion: exact filter, per event and per round (from P1's seat)")
+    for column in (
+        "table",
+        "event median",
+        "event p90",
+        "event max",
+        "deal",
+        "round median",
+        "round max",
+    ):
+        table.add_column(column)
+    for row in [*update_rows(), worst_row()]:
+        table.add_row(*row)
+    console.print(table)
+    console.print(
+        f"({ROUNDS} simulated rounds of up to {EVENTS} events each; the last row: a scripted "
+        f"{len(WORST['events'])}-event round from the largest hidden world; targets: 50 ms per "
+        "event (median), 1 s per 4-player round)"
+    )
+    table = Table(
+        title=f"Same {BRUTE_PREFIXES} 3-player prefixes of {BRUTE_EVENTS} events: baselines"
+    )
+    for column in ("baseline", "filter", "baseline time", "ratio"):
+        table.add_column(column)
+    for row in baseline_rows():
+        table.add_row(*row)
+    console.print(table)
+    table = Table(title="Advice (sleuth suggest), median of 5 states")
+    for column in ("state", "time"):
+        table.add_column(column)
+    for row in suggest_rows():
+        table.add_row(*row)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

@@ -212,3 +212,21 @@ def test_example_logs_solve(tmp_path):
         )
         result = invoke(command, path, "--json")
         assert result.exit_code == 0, (path, result.stdout, result.stderr)
+
+
+def test_replay_covers_every_round(tmp_path):
+    """A log of two rounds (the first ends when one player guesses every hand): replay shows
+    every event, and the second round starts again from its deal."""
+    import random
+
+    from models.game_of_suspicion.simulate import random_game
+
+    doc, _ = random_game(random.Random(4), players=3, me="P1", events=6, round_number=2)
+    data = invoke_json("replay", write(tmp_path / "two.yaml", doc))
+    assert [h["event"] for h in data["history"]] == list(range(1, len(doc["events"]) + 1))
+    rounds = [h["round"] for h in data["history"]]
+    assert rounds == sorted(rounds) and set(rounds) == {1, 2}
+    second = next(i for i, h in enumerate(data["history"]) if h["round"] == 2)
+    assert "deal" in doc["events"][second]
+    solved = invoke_json("solve", tmp_path / "two.yaml")
+    assert solved["round"] == 2 and solved["worlds"] == data["history"][-1]["worlds"]

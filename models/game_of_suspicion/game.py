@@ -229,31 +229,20 @@ class GameOfSuspicion:
 
     def replay(self, doc: Document) -> Report:
         log = parse(doc, None, doc.events_key)
-        rows, history = [], []
         raw = doc.events(doc.events_key)
-        for rnd in log.rounds:
-            belief = self.track(rnd, [])
-            steps = rnd.setup.steps
-            last = rnd.deal_event
-            ends = [r.deal_event - 1 for r in log.rounds if r.number == rnd.number + 1]
-            end = ends[0] if ends else log.events
-            i = 0
-            for event in range(rnd.deal_event, end + 1):
-                while i < len(steps) and steps[i].event == event:
-                    belief.apply(steps[i])
-                    i += 1
-                    if belief.worlds == 0:
-                        raise conflict(rnd, event)
-                last = event
-                opponents = [p for p in rnd.players if p != log.me]
+        opponents = [p for p in log.players if p != log.me]
+        rows: list[list[str]] = []
+        history: list[dict] = []
+        ends = [r.deal_event - 1 for r in log.rounds[1:]] + [log.events]
+        for rnd, end in zip(log.rounds, ends, strict=True):
+            for event, belief in self.beliefs(rnd, end):
                 best = {
                     p: belief.hands(rnd.setup.place(p))[0]
                     for p in opponents
                     if belief.counts[:, rnd.setup.place(p), :].any()
                 }
-                label = describe_event(raw[event - 1], log.me)
                 rows.append(
-                    [str(event), label, f"{belief.worlds:,}"]
+                    [str(event), describe_event(raw[event - 1], log.me), f"{belief.worlds:,}"]
                     + [
                         f"{hand_text(best[p][0])} ({float(best[p][1]):.2f})" if p in best else "out"
                         for p in opponents
@@ -269,8 +258,6 @@ class GameOfSuspicion:
                         },
                     }
                 )
-            del last
-        opponents = [p for p in log.players if p != log.me]
         table = Table(
             "Most likely hand of each opponent, event by event",
             ["#", "event", "worlds", *opponents],
@@ -278,6 +265,19 @@ class GameOfSuspicion:
         )
         data = {"game": self.name, "consistent": True, "events": log.events, "history": history}
         return Report(data, [table], [], log.warnings)
+
+    def beliefs(self, rnd: Round, end: int):
+        """The filter after each event of a round, from its deal to event `end`."""
+        belief = self.track(rnd, [])
+        steps = iter(rnd.setup.steps)
+        step = next(steps, None)
+        for event in range(rnd.deal_event, end + 1):
+            while step is not None and step.event == event:
+                belief.apply(step)
+                if belief.worlds == 0:
+                    raise conflict(rnd, event)
+                step = next(steps, None)
+            yield event, belief
 
     # -- advice, puzzles, self-play: see advice.py, puzzle.py, simulate.py --------------------------
 

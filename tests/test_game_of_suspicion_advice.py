@@ -148,3 +148,63 @@ def test_revealing_cards_never_lose_information(card):
     now = best_after(doc)
     found = [a for a in action_values(posterior(doc)) if a.label.startswith(f"play {card}")]
     assert found and found[0].p_guess >= now and found[0].bits > 0
+
+
+def test_card_2_is_valued_by_the_hands_shown_to_me():
+    doc = {**BASE, "events": [{"deal": {"hand": [1, 2, 4, 5], "shadow": [0, 3, 7, 9]}}]}
+
+    def shown(post, world):
+        return tuple(
+            (p, world[post.place(p)])
+            for p in post.opponents
+            if sum(1 if v == 10 else v for v in world[post.place(p)]) > 10
+        )
+
+    def event(outcome):
+        hands = {p: list(h) for p, h in outcome}
+        return {"play": {"card": 2, "showed": list(hands), "hands": hands}}
+
+    expected = value_by_outcomes(doc, shown, event)
+    assert advice_for(doc, "play 2 (hands over 10 shown to me)").p_guess == expected
+
+
+def test_card_5_is_valued_by_the_even_cards_it_shows_me():
+    doc = {**BASE, "events": [{"deal": {"hand": [1, 2, 4, 5], "shadow": [0, 3, 7, 9]}}]}
+
+    def shown(post, world):
+        return tuple(
+            (p, tuple(v for v in world[post.place(p)] if v in (2, 4, 6, 8))) for p in post.opponents
+        )
+
+    def event(outcome):
+        return {"play": {"card": 5, "shown": {p: list(cards) for p, cards in outcome}}}
+
+    expected = value_by_outcomes(doc, shown, event)
+    assert advice_for(doc, "play 5 (cards 2 4 6 8 shown to me)").p_guess == expected
+
+
+def test_card_8_is_valued_by_the_middle_cards_it_gives_me():
+    doc = {**BASE, "events": [{"deal": {"hand": [1, 2, 4, 8], "shadow": [0, 3, 7, 9]}}]}
+    post = posterior(doc)
+    left, right = post.place("left"), post.place("right")
+
+    def middle(post, world):
+        return world[left][0], world[right][0]
+
+    def event(seen):
+        return {"play": {"card": 8, "saw": list(seen), "put": 8}}
+
+    expected = value_by_outcomes(doc, middle, event)
+    assert advice_for(doc, "play 8 (take back my cards and the middle)").p_guess == expected
+
+
+def test_card_3_scores_the_three_most_likely_hands():
+    doc = {**BASE, "events": [{"deal": {"hand": [1, 2, 3, 4], "shadow": [0, 5, 7, 9]}}]}
+    post = posterior(doc)
+    for action in action_values(post):
+        if action.label.startswith("play 3 at "):
+            target = action.label.split()[3]
+            top = post.hands(target)[:3]
+            assert action.p_guess == sum(q for _, q in top)
+            assert action.intent["play"]["guesses"] == [list(h) for h, _ in top]
+            assert 0 < action.bits <= 2  # four outcomes at most

@@ -230,3 +230,20 @@ def test_replay_covers_every_round(tmp_path):
     assert "deal" in doc["events"][second]
     solved = invoke_json("solve", tmp_path / "two.yaml")
     assert solved["round"] == 2 and solved["worlds"] == data["history"][-1]["worlds"]
+
+
+def test_check_who_holds_a_value(tmp_path):
+    """Ana's card 4 shows her Ben's 9: "who holds the 9?" is Ben, and the deal alone is not
+    enough (the 9 could be anywhere hidden)."""
+    puzzle = {
+        "game": "game-of-suspicion",
+        "players": ["Ana", "Ben", "Cleo"],
+        "me": "Ana",
+        "puzzle": {"given": SHOWN["events"], "question": "holder: 9", "answer": ["Ben"]},
+    }
+    data = invoke_json("check", write(tmp_path / "p.yaml", puzzle))
+    assert data["unique"] and data["answer"] == ["Ben"] and data["minimal"] == [1]
+    puzzle["puzzle"]["given"] = SHOWN["events"][:1]
+    del puzzle["puzzle"]["answer"]
+    data = invoke_json("check", write(tmp_path / "p.yaml", puzzle), exit_code=1)
+    assert len({tuple(w["answer"]) for w in data["witnesses"]}) == 2

@@ -189,6 +189,8 @@ def action_values(post) -> list[ActionValue]:
             for p in post.opponents:
                 top = post.hands(p)[:3]
                 right = sum((q for _, q in top), Fraction(0))
+                outcomes = [q for _, q in top] + [1 - right]  # right at guess 1, 2, 3; all wrong
+                bits = sum(float(q) * math.log2(1 / float(q)) for q in outcomes if q > 0)
                 values.append(
                     ActionValue(
                         f"play 3 at {p} (3 guesses)",
@@ -199,7 +201,7 @@ def action_values(post) -> list[ActionValue]:
                                 "guesses": [guess_numbers(h) for h, _ in top],
                             }
                         },
-                        0.0,
+                        bits,
                         right,
                         right * sizes[p],
                         ["scores now if one of the three guesses is right"],

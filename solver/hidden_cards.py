@@ -1,0 +1,490 @@
+"""An exact filter over hidden cards: weighted worlds of how many cards of each class each hidden
+place holds, for card games where cards move between hidden places.
+
+A *class* is a set of cards no observation tells apart (a value in Game of Suspicion); a *place*
+is somewhere cards lie unseen (an opponent's hand, a middle slot, a draw pile). A world is
+`counts[world, place, class]` (numpy int8). Its weight is an exact integer proportional to the
+total probability of the (deal, history) pairs that end in it: the deal weighs a world by the
+number of physical deals giving it (a product of multinomials); each hidden choice multiplies by
+the probability of the class chosen, kept as an integer by scaling every world by one constant
+(the least common multiple of the denominators), which normalisation divides out. Weights stay
+int64 while that is safe and become Python integers (numpy object arrays) when it is not, so
+every probability is an exact Fraction.
+
+Worlds that two histories reach are merged by an exact int64 key, a linear function of the
+counts (mixed radix: a one-copy class by its place, others by their count in each place), kept
+up to date as cards move. A game subclasses `HiddenCards` and adds the steps its rules need;
+the generic steps are here: a card moves (known, or the holder's hidden choice), a place empties
+into another, two hands swap hidden choices, and a filter on the counts.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import reduce
+
+import numpy as np
+
+SAFE = 2**62  # int64 weights stay below this; beyond, they become Python integers
+
+
+def compositions(total: int, parts: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every way to split `total` identical cards over `parts` places of the given capacities."""
+    if parts == 0:
+        return [()] if total == 0 else []
+    return [
+        (first, *rest)
+        for first in range(min(total, caps[0]) + 1)
+        for rest in compositions(total - first, parts - 1, caps[1:])
+    ]
+
+
+def deal_worlds(capacity: Sequence[int], hidden: Sequence[int]) -> int:
+    """How many worlds a deal of `hidden[class]` cards into places of `capacity` has (counted
+    without listing them, to refuse huge ones)."""
+    classes = [c for c, n in enumerate(hidden) if n]
+
+    @functools.lru_cache(None)
+    def count(i: int, free: tuple[int, ...]) -> int:
+        if i == len(classes):
+            return 1
+        return sum(
+            count(i + 1, tuple(f - c for f, c in zip(free, split, strict=True)))
+            for split in compositions(hidden[classes[i]], len(free), free)
+        )
+
+    return count(0, tuple(capacity))
+
+
+def key_multipliers(copies: Sequence[int], places: int) -> np.ndarray | None:
+    """MULTIPLIER[place, class] of an exact int64 world key: a class with one copy is keyed by
+    where it is (place + 1, or 0 when not hidden), one with more by its count in each place (a
+    mixed radix). None when the key would not fit (worlds are then compared as bytes)."""
+    multiplier = np.zeros((places, len(copies)), dtype=np.int64)
+    base = 1
+    for cls, n in enumerate(copies):
+        if n == 0:
+            continue
+        if n == 1:
+            multiplier[:, cls] = base * np.arange(1, places + 1)
+            base *= places + 1
+        else:
+            multiplier[:, cls] = base * (n + 1) ** np.arange(places)
+            base *= (n + 1) ** places
+        if base >= SAFE:
+            return None
+    return multiplier
+
+
+@functools.lru_cache(maxsize=8)
+def _dealt(places: int, capacity: tuple[int, ...], hidden: tuple[int, ...]):
+    """Worlds of a deal: each value's split over the places is chosen in turn (values with many
+    copies first, so the tables stay small), keeping only splits that fit the free room.
+    Returns, per value, its splits and the split index of each world, and the weights."""
+    free = np.array([capacity], dtype=np.int8)
+    weights = np.ones(1, dtype=np.int64)
+    steps = []  # (value, its splits, the world each new world extends, the split it takes)
+    for value in sorted(range(len(hidden)), key=lambda v: -hidden[v]):
+        total = hidden[value]
+        if not total:
+            continue
+        splits = np.array(compositions(total, places, capacity), dtype=np.int8)
+        ways = np.array(
+            [
+                math.factorial(total) // math.prod(math.factorial(int(c)) for c in split)
+                for split in splits
+            ],
+            dtype=np.int64,
+        )
+        if total == 1:  # one card: a split is a place (the common case, and the big tables)
+            splits = np.eye(places, dtype=np.int8)
+            rows, choice = np.nonzero(free > 0)
+            free = free[rows]
+            free[np.arange(len(rows)), choice] -= 1
+            steps.append((value, splits, rows, choice))
+            weights = weights[rows]
+            continue
+        rows, choice = np.nonzero(np.all(free[:, None, :] >= splits[None, :, :], axis=2))
+        steps.append((value, splits, rows, choice))
+        free = free[rows] - splits[choice]
+        weights = weights[rows] * ways[choice]
+    chosen = {}  # value -> (its splits, the split of each final world), walking back
+    world = np.arange(len(weights))
+    for value, splits, rows, choice in reversed(steps):
+        chosen[value] = (splits, choice[world])
+        world = rows[world]
+    return chosen, weights
+
+
+def dealt(
+    capacity: Sequence[int], hidden: Sequence[int], multiplier: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The worlds of a deal (counts, weights, keys), each weighed by how many physical deals give
+    it (a product of multinomials: which of the identical cards went where), in key order.
+    The split tables are cached: a session re-reads the log after every event."""
+    chosen, weights = _dealt(len(capacity), tuple(capacity), tuple(hidden))
+    counts = np.zeros((len(weights), len(capacity), len(hidden)), dtype=np.int8)
+    if multiplier is None:  # worlds compared as bytes
+        for value, (splits, index) in chosen.items():
+            counts[:, :, value] = splits[index]
+        as_bytes = counts.reshape(len(counts), -1).view(np.dtype((np.void, counts[0].size)))[:, 0]
+        order = np.argsort(as_bytes, kind="stable")
+        return counts[order], weights[order], as_bytes[order]
+    keys = np.zeros(len(weights), dtype=np.int64)
+    for value, (splits, index) in chosen.items():
+        keys += (splits.astype(np.int64) @ multiplier[:, value])[index]
+    order = np.argsort(keys, kind="stable")
+    for value, (splits, index) in chosen.items():  # built in key order: no 3-D gather
+        counts[:, :, value] = splits[index[order]]
+    return counts, weights[order], keys[order]
+
+
+class HiddenCards:
+    """The weighted hidden worlds after a deal (and the steps applied since).
+
+    `counts[world, place, class]` (int8), `weights[world]` (exact integers) and `keys[world]`,
+    kept in key order, so worlds reached twice are merged by sorting the keys.
+
+    `capacity[place]`: cards dealt to each place; `hidden[class]`: cards of each class dealt;
+    `copies[class]`: the most cards of a class any place can ever hold (bounds the key);
+    `choice_unit`: "card" (a hidden choice is uniform over the physical cards) or "value"
+    (uniform over the distinct classes)."""
+
+    def __init__(
+        self,
+        capacity: Sequence[int],
+        hidden: Sequence[int],
+        copies: Sequence[int],
+        choice_unit: str = "card",
+    ):
+        self.places = len(capacity)
+        self.classes = len(hidden)
+        self.copies = list(copies)
+        self.choice_unit = choice_unit
+        self.multiplier = key_multipliers(copies, self.places)
+        self.counts, self.weights, self.keys = dealt(capacity, hidden, self.multiplier)
+
+    def copy(self):
+        """An independent copy (to try a move without changing this belief)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.counts, other.keys, other.weights = (
+            self.counts.copy(),
+            self.keys.copy(),
+            self.weights.copy(),
+        )
+        return other
+
+    def hand_keys(self, place: int) -> np.ndarray:
+        """A per-world integer naming the hand of `place` (see `hand_of`)."""
+        return self.counts[:, place, :].astype(np.int64) @ self.hand_radix
+
+    @property
+    def hand_radix(self) -> np.ndarray:
+        """Multipliers of a hand's key: a mixed radix over the classes' copies."""
+        bases = np.cumprod([1] + [n + 1 for n in self.copies[:-1]])
+        if bases[-1] * (self.copies[-1] + 1) >= SAFE:
+            raise OverflowError("too many card classes for an int64 hand key")
+        return np.array(bases, dtype=np.int64)
+
+    def hand_of(self, key: int) -> tuple[int, ...]:
+        """The sorted hand (class indexes) a `hand_keys` key names."""
+        hand: list[int] = []
+        for cls, n in enumerate(self.copies):
+            key, count = divmod(int(key), n + 1)
+            hand.extend([cls] * count)
+        return tuple(hand)
+
+    # -- keys, merging, keeping --------------------------------------------------------------------
+
+    def _keys(self, counts: np.ndarray) -> np.ndarray:
+        if self.multiplier is not None:
+            keys = np.zeros(len(counts), dtype=np.int64)
+            for cls in range(self.classes):
+                keys += counts[:, :, cls].astype(np.int64) @ self.multiplier[:, cls]
+            return keys
+        return np.ascontiguousarray(counts.reshape(len(counts), -1)).view(
+            np.dtype((np.void, self.places * self.classes))
+        )[:, 0]
+
+    def _sort(self) -> None:
+        """Put the worlds in key order (which `_spawn` relies on), merging worlds that have
+        become the same (a place emptied into another forgets which card was where)."""
+        if len(self.keys) == 0:
+            return
+        order = np.argsort(self.keys, kind="stable")
+        keys = self.keys[order]
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        self.counts = self.counts[order[starts]]
+        self.weights = np.add.reduceat(_safe(self.weights[order], len(order)), starts)
+        self.keys = keys[starts]
+        self._reduce()
+
+    def _shift(self, place: int, value: int, delta: int) -> None:
+        """Every world gains `delta` cards `value` in `place`."""
+        self.counts[:, place, value] += delta
+        if self.multiplier is not None:
+            self.keys += delta * self.multiplier[place, value]
+
+    def _spawn(
+        self, rows: np.ndarray, kinds: np.ndarray, changes: np.ndarray, factor: np.ndarray
+    ) -> None:
+        """Replace the worlds by new ones: candidate i is world `rows[i]` changed by
+        `changes[kinds[i]]` (a [place, value] table of card deltas) and weighed by `factor[i]`.
+        Worlds reached twice are merged, adding their weights.
+
+        Candidates must come grouped by kind, each kind's rows in increasing order (worlds are
+        kept in key order): a kind adds one constant to the key, so the new keys come in sorted
+        runs that one stable sort merges cheaply. Only the surviving worlds' counts are built."""
+        if len(rows) == 0:  # no world can take this step
+            self.counts, self.keys = self.counts[:0], self.keys[:0]
+            self.weights = np.zeros(0, dtype=np.int64)
+            return
+        weights = _times(self.weights[rows], factor)
+        if self.multiplier is None:  # no int64 key: build every candidate, compare bytes
+            counts = self.counts[rows] + changes[kinds]
+            keys = self._keys(counts)
+        else:
+            shift = np.einsum("kpv,pv->k", changes.astype(np.int64), self.multiplier)
+            keys = self.keys[rows] + shift[kinds]
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        first = order[starts]
+        self.weights = np.add.reduceat(_safe(weights[order], len(order)), starts)
+        self.keys = keys[starts]
+        if self.multiplier is None:
+            self.counts = counts[first]
+        else:
+            self.counts = self.counts[rows[first]] + changes[kinds[first]]
+        self._reduce()
+
+    def _changes(self, kinds: int) -> np.ndarray:
+        """An empty table of card deltas for `kinds` kinds of change."""
+        return np.zeros((kinds, self.places, self.classes), dtype=np.int8)
+
+    def _reduce(self) -> None:
+        """Divide every weight by their common divisor (keeps them small and int64)."""
+        w = self.weights
+        if len(w) == 0:
+            return
+        if w.dtype == object:
+            g = reduce(math.gcd, (int(x) for x in w))
+            if g > 1:
+                w = np.array([int(x) // g for x in w], dtype=object)
+            if max(w) < SAFE:
+                w = w.astype(np.int64)
+        else:
+            g = int(np.gcd.reduce(w))
+            if g > 1:
+                w = w // g
+        self.weights = w
+
+    def _keep(self, mask: np.ndarray, factor: np.ndarray | None = None) -> None:
+        """Keep the worlds where `mask` holds, their weights multiplied by `factor`."""
+        if factor is not None:
+            mask = mask & (factor > 0)
+        if not mask.all():
+            self.counts, self.keys, self.weights = (
+                self.counts[mask],
+                self.keys[mask],
+                self.weights[mask],
+            )
+            if factor is not None:
+                factor = factor[mask]
+        if factor is not None:
+            self.weights = _times(self.weights, factor)
+            self._reduce()
+
+    # -- choices -----------------------------------------------------------------------------------
+
+    def _choice(self, pool: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+        """Integer weights [world, value] proportional, within each world, to the probability that
+        a uniform choice from the cards `pool` [world, value] restricted to `allowed` picks that
+        value; scaled by one constant for all worlds. Rows with no allowed card are all 0."""
+        if self.choice_unit == "value":
+            numerator = ((pool > 0) & allowed).astype(np.int64)
+        else:
+            numerator = np.where(allowed, pool, 0).astype(np.int64)
+        return _over(numerator, numerator.sum(axis=1))
+
+    # -- generic steps -----------------------------------------------------------------------------
+
+    def move(
+        self, source: int | None, target: int | None, value: int | None, chosen: bool = False
+    ) -> None:
+        """One card leaves `source` for `target` (None: a known place; its class is then known).
+        Class None: the source's hidden choice, uniform (branches). A known class that was the
+        source's choice (`chosen`) is weighed by that choice's probability; otherwise only
+        worlds where the source holds it are kept."""
+        if source is None:
+            assert value is not None and target is not None
+            self._shift(target, value, 1)
+            return
+        if value is not None:
+            has = self.counts[:, source, value] >= 1
+            factor = None
+            if chosen:
+                pool = self.counts[:, source, :]
+                factor = self._choice(pool, np.ones(pool.shape, dtype=bool))[:, value]
+            self._keep(has, factor)
+            self._shift(source, value, -1)
+            if target is not None:
+                self._shift(target, value, 1)
+            return
+        pool = self.counts[:, source, :]
+        chance = self._choice(pool, pool > 0)
+        values, rows = kinds_and_rows(by_value(chance))  # grouped by value, rows in order
+        every = np.arange(self.classes)
+        changes = self._changes(self.classes)
+        changes[every, source, every] -= 1
+        if target is not None:
+            changes[every, target, every] += 1
+        self._spawn(rows, values, changes, cells(chance, rows, values))
+
+    def move_all(self, source: int, target: int) -> None:
+        """Every card of `source` goes to `target`."""
+        moving = self.counts[:, source, :].astype(np.int64)
+        self.counts[:, target, :] += self.counts[:, source, :]
+        self.counts[:, source, :] = 0
+        if self.multiplier is not None:
+            self.keys += moving @ (self.multiplier[target] - self.multiplier[source])
+        else:
+            self.keys = self._keys(self.counts)
+        self._sort()
+
+    def swap(self, first: int, second: int) -> None:
+        """Each of two places gives the other a card of its own hidden choice, chosen from what
+        it held before (simultaneously)."""
+        V = self.classes
+        a = self._choice(self.counts[:, first, :], self.counts[:, first, :] > 0)
+        b = self._choice(self.counts[:, second, :], self.counts[:, second, :] > 0)
+        pairs = by_value(a)[:, None, :] & by_value(b)[None, :, :]  # [given, received, world]
+        kinds, rows = kinds_and_rows(pairs.reshape(V * V, -1))  # grouped by kind, rows in order
+        given, received = kinds // V, kinds % V
+        every = np.arange(V * V)
+        changes = self._changes(V * V)  # kind = given * V + received
+        changes[every, first, every // V] -= 1
+        changes[every, second, every // V] += 1
+        changes[every, second, every % V] -= 1
+        changes[every, first, every % V] += 1
+        factor = cells(a, rows, given) * cells(b, rows, received)
+        self._spawn(rows, kinds, changes, factor)
+
+    def count(self, place: int, classes, low: int, high: int, negated: bool = False) -> None:
+        """Keep the worlds where `place` holds between `low` and `high` cards of `classes`
+        (negated: not)."""
+        n = self.counts[:, place, sorted(classes)].sum(axis=1)
+        self._keep(((low <= n) & (n <= high)) != negated)
+
+    def hand(self, place: int, cards: Sequence[int], equal: bool = True) -> None:
+        """Keep the worlds where `place` holds exactly `cards` (equal False: anything else)."""
+        wanted = np.bincount(np.asarray(cards, dtype=np.int64), minlength=self.classes)
+        same = np.all(self.counts[:, place, :] == wanted, axis=1)
+        self._keep(same == equal)
+
+    # -- questions ---------------------------------------------------------------------------------
+
+    @property
+    def worlds(self) -> int:
+        """How many distinct hidden worlds have positive probability."""
+        return len(self.weights)
+
+    def total(self) -> int:
+        return _sum(self.weights)
+
+    def distribution(self, keys: np.ndarray) -> dict[int, Fraction]:
+        """Exact probability of each value of a per-world integer `keys` array."""
+        total = self.total()
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        starts = np.concatenate(([0], np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1))
+        sums = np.add.reduceat(_safe(self.weights[order], len(order)), starts)
+        return {
+            int(sorted_keys[s]): Fraction(int(w), total) for s, w in zip(starts, sums, strict=True)
+        }
+
+    def hands(self, place: int) -> list[tuple[tuple[int, ...], Fraction]]:
+        """The possible hands of hidden place `place` (sorted values), most likely first."""
+        keys = self.hand_keys(place)
+        found = [(self.hand_of(key), p) for key, p in self.distribution(keys).items()]
+        return sorted(found, key=lambda item: (-item[1], item[0]))
+
+    def holds(self, place: int, value: int) -> Fraction:
+        """Probability that hidden place `place` holds at least one card `value`."""
+        total = self.total()
+        return Fraction(_sum(self.weights[self.counts[:, place, value] > 0]), total)
+
+    def expected(self, place: int, value: int) -> Fraction:
+        """Expected number of cards `value` in hidden place `place`."""
+        n = self.counts[:, place, value].astype(np.int64)
+        return Fraction(
+            sum(_sum(self.weights[n == k]) * k for k in range(1, int(n.max(initial=0)) + 1)),
+            self.total(),
+        )
+
+    def worlds_list(self) -> dict[tuple, Fraction]:
+        """Every world as a tuple of per-place hands, with its probability (small states: tests)."""
+        total = self.total()
+        return {
+            tuple(
+                tuple(c for c in range(self.classes) for _ in range(int(row[p, c])))
+                for p in range(self.places)
+            ): Fraction(int(w), total)
+            for row, w in zip(self.counts, self.weights, strict=True)
+        }
+
+
+def cells(table: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """table[rows, columns], through the flat index (much faster than 2-D fancy indexing)."""
+    return np.take(table, rows * table.shape[1] + columns)
+
+
+def by_value(chance: np.ndarray) -> np.ndarray:
+    """Which values [value, world] have a positive chance, laid out value by value."""
+    return np.ascontiguousarray((chance > 0).T)
+
+
+def kinds_and_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The true cells of a [kind, world] table, grouped by kind, worlds in order (fast: one
+    scan of the flat table)."""
+    cells = np.flatnonzero(table)
+    return cells // table.shape[1], cells % table.shape[1]
+
+
+def _over(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator[world, value] / denominator[world] as integers, all worlds scaled by one constant
+    (the lcm of the denominators; worlds with denominator 0 get 0)."""
+    present = np.flatnonzero(np.bincount(denominator[denominator > 0]))
+    if len(present) <= 1:
+        return numerator
+    common = reduce(math.lcm, (int(d) for d in present))
+    scale = np.zeros(len(denominator), dtype=np.int64)
+    positive = denominator > 0
+    scale[positive] = common // denominator[positive]
+    return numerator * scale[:, None]
+
+
+def _times(weights: np.ndarray, factor: np.ndarray) -> np.ndarray:
+    """weights × factor, exactly (switching to Python integers before int64 could overflow)."""
+    factor = np.asarray(factor)
+    small = weights.dtype != object and factor.dtype != object
+    if small and len(weights) and int(weights.max()) * max(int(factor.max()), 1) < SAFE:
+        return weights * factor.astype(np.int64)
+    return weights.astype(object) * factor.astype(object)
+
+
+def _safe(weights: np.ndarray, terms: int) -> np.ndarray:
+    """The weights in a dtype whose sums of `terms` values cannot overflow."""
+    if weights.dtype != object and len(weights) and int(weights.max()) * max(terms, 1) >= SAFE:
+        return weights.astype(object)
+    return weights
+
+
+def _sum(weights: np.ndarray) -> int:
+    if weights.dtype == object:
+        return int(sum(int(w) for w in weights))
+    return int(_safe(weights, len(weights)).sum())

@@ -374,6 +374,35 @@ class HiddenCards:
         factor = cells(a, rows, given) * cells(b, rows, received)
         self._spawn(rows, kinds, changes, factor)
 
+    def refine(self, cls: int, hidden: int, copies: int) -> int:
+        """Split class `cls`: `hidden` of its hidden cards (of `copies` in the whole game) form a
+        new class, which is returned. Cards of one class are interchangeable, so in each world
+        the new class's cards are spread over the places as a uniform draw of `hidden` from the
+        class's cards (a multivariate hypergeometric: weight C(k_p, r_p) per place). A game only
+        tells classes apart when an observation needs it, which keeps the worlds few."""
+        n = self.counts[:, :, cls].astype(np.int64)  # [world, place]
+        splits = np.array(compositions(hidden, self.places, tuple([hidden] * self.places)))
+        fits = np.all(splits[None, :, :] <= n[:, None, :], axis=2)  # [world, split]
+        rows, choice = np.nonzero(fits)
+        ways = np.ones(len(rows), dtype=object)
+        binomial = np.vectorize(math.comb, otypes=[object])
+        for place in range(self.places):
+            ways = ways * binomial(n[rows, place], splits[choice, place])
+        new = self.classes
+        counts = np.zeros((len(rows), self.places, new + 1), dtype=np.int8)
+        counts[:, :, :new] = self.counts[rows]
+        counts[:, :, new] = splits[choice]
+        counts[:, :, cls] -= splits[choice].astype(np.int8)
+        self.classes += 1
+        self.copies = [*self.copies[:cls], self.copies[cls] - copies, *self.copies[cls + 1 :]]
+        self.copies.append(copies)
+        self.multiplier = key_multipliers(self.copies, self.places)
+        self.counts = counts
+        self.keys = self._keys(counts)
+        self.weights = _times(self.weights[rows], ways)
+        self._sort()
+        return new
+
     def count(self, place: int, classes, low: int, high: int, negated: bool = False) -> None:
         """Keep the worlds where `place` holds between `low` and `high` cards of `classes`
         (negated: not)."""

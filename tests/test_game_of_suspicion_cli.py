@@ -247,3 +247,30 @@ def test_check_who_holds_a_value(tmp_path):
     del puzzle["puzzle"]["answer"]
     data = invoke_json("check", write(tmp_path / "p.yaml", puzzle), exit_code=1)
     assert len({tuple(w["answer"]) for w in data["witnesses"]}) == 2
+
+
+def test_a_sixth_zero_and_an_empty_hand_are_clear_errors(tmp_path):
+    """All five 0s are in view (my hand and the shadow): nobody else can play one. A player who
+    played their last card (a 9 may be played alone) has nothing left to play."""
+    zeros = {
+        **SHOWN,
+        "events": [
+            {"deal": {"hand": [0, 0, 1, 2], "shadow": [0, 0, 0, 3]}},
+            {"play": {"by": "Ben", "card": 0, "between": ["Ana", "Cleo"], "gave": 1, "got": 5}},
+        ],
+    }
+    line = one_error_line(invoke("solve", write(tmp_path / "zeros.yaml", zeros)), 2)
+    assert "event 2" in line and "cannot hold a 0" in line and "all 5" in line
+    empty = {
+        **SHOWN,
+        "events": [
+            {"deal": {"hand": [0, 0, 1, 1], "shadow": [0, 1, 4, 5]}},
+            {"play": {"by": "Ben", "card": 2, "showed": []}},
+            {"play": {"by": "Ben", "card": 3, "target": "Cleo", "guesses": [[0, 0, 0, 0]]}},
+            {"play": {"by": "Ben", "card": 6, "face_up": {"Ana": 0, "Cleo": 0}}},
+            {"play": {"by": "Ben", "card": 9}},  # his last card: a 9 may be played alone
+            {"play": {"by": "Ben", "card": 8}},
+        ],
+    }
+    line = one_error_line(invoke("solve", write(tmp_path / "empty.yaml", empty)), 2)
+    assert "event 6" in line and "Ben has no card in hand" in line

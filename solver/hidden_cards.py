@@ -92,13 +92,12 @@ def _dealt(places: int, capacity: tuple[int, ...], hidden: tuple[int, ...]):
         if not total:
             continue
         splits = np.array(compositions(total, places, capacity), dtype=np.int8)
-        ways = np.array(
-            [
-                math.factorial(total) // math.prod(math.factorial(int(c)) for c in split)
-                for split in splits
-            ],
-            dtype=np.int64,
-        )
+        multinomials = [
+            math.factorial(total) // math.prod(math.factorial(int(c)) for c in split)
+            for split in splits
+        ]
+        big = max(multinomials) >= SAFE or weights.dtype == object
+        ways = np.array(multinomials, dtype=object if big else np.int64)
         if total == 1:  # one card: a split is a place (the common case, and the big tables)
             splits = np.eye(places, dtype=np.int8)
             rows, choice = np.nonzero(free > 0)
@@ -110,7 +109,7 @@ def _dealt(places: int, capacity: tuple[int, ...], hidden: tuple[int, ...]):
         rows, choice = np.nonzero(np.all(free[:, None, :] >= splits[None, :, :], axis=2))
         steps.append((value, splits, rows, choice))
         free = free[rows] - splits[choice]
-        weights = weights[rows] * ways[choice]
+        weights = _times(weights[rows], ways[choice])
     chosen = {}  # value -> (its splits, the split of each final world), walking back
     world = np.arange(len(weights))
     for value, splits, rows, choice in reversed(steps):

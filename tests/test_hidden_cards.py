@@ -216,3 +216,13 @@ def test_refining_a_class_equals_telling_its_cards_apart_from_the_start(game, sp
             assert filter_.worlds == 0
             return
         assert filter_.worlds_list() == relabel(worlds, label)
+
+
+def test_a_big_deal_keeps_exact_weights_beyond_int64():
+    """69 interchangeable cards and one single over two places of 35: the multinomial weights
+    exceed int64 (C(69, 34) ~ 1e20), so they are Python integers, and still exact."""
+    filter_ = HiddenCards([35, 35], [1, 69], [1, 69])
+    assert filter_.worlds == 2
+    assert filter_.holds(0, 0) == Fraction(1, 2)
+    filter_.move(0, 1, None)  # a hidden card from place 0 to place 1: the single follows w.p. 1/35
+    assert filter_.holds(1, 0) == Fraction(1, 2) + Fraction(1, 2) * Fraction(1, 35)

@@ -307,7 +307,7 @@ class HiddenCards:
         if self.choice_unit == "value":
             numerator = ((pool > 0) & allowed).astype(np.int64)
         else:
-            numerator = np.where(allowed, pool, 0).astype(np.int64)
+            numerator = pool.astype(np.int64, copy=False) * allowed
         return _over(numerator, numerator.sum(axis=1))
 
     # -- generic steps -----------------------------------------------------------------------------

@@ -274,3 +274,42 @@ def test_a_sixth_zero_and_an_empty_hand_are_clear_errors(tmp_path):
     }
     line = one_error_line(invoke("solve", write(tmp_path / "empty.yaml", empty)), 2)
     assert "event 6" in line and "Ben has no card in hand" in line
+
+
+@pytest.mark.parametrize(
+    ("line", "event"),
+    [
+        ("play Ben 0 Cleo Dan", {"by": "Ben", "card": 0, "between": ["Cleo", "Dan"]}),
+        ("play Ben 1 9 none", {"by": "Ben", "card": 1, "named": 9, "holder": "none"}),
+        ("play Ben 2 showed Cleo", {"by": "Ben", "card": 2, "showed": ["Cleo"]}),
+        ("play Dan 4 shown Ana=2 Cleo=0", {"by": "Dan", "card": 4, "shown": {"Ana": 2, "Cleo": 0}}),
+        (
+            "play Ana 5 shown Ben=2, Cleo= Dan=6,8",
+            {"by": "Ana", "card": 5, "shown": {"Ben": [2], "Cleo": [], "Dan": [6, 8]}},
+        ),
+        (
+            "play Cleo 3 target Ben guesses 0,1,1 0,0,1 correct false",
+            {
+                "by": "Cleo",
+                "card": 3,
+                "target": "Ben",
+                "guesses": [[0, 1, 1], [0, 0, 1]],
+                "correct": False,
+            },
+        ),
+        ("play Ana 8 saw 3 5 put 0", {"by": "Ana", "card": 8, "saw": [3, 5], "put": 0}),
+        ("play Ben 7 out Cleo=0,0,3", {"by": "Ben", "card": 7, "out": {"Cleo": [0, 0, 3]}}),
+    ],
+)
+def test_session_short_forms_are_log_events(line, event):
+    from models.game_of_suspicion.game import parse_line
+
+    assert parse_line(line) == {"play": event}
+
+
+def test_a_misspelt_outcome_key_suggests_the_right_one():
+    from models.game_of_suspicion.game import parse_line
+    from solver.errors import InputError
+
+    with pytest.raises(InputError, match="did you mean 'shown'"):
+        parse_line("play Ben 4 shwn Ana=1")

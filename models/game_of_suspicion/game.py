@@ -21,14 +21,19 @@ from solver.report import Report, Table, probability
 TOP_HANDS = 5  # hands listed per opponent
 
 SESSION_HELP = """\
-deal 0 1 5 7 [shadow V V V V] [aside V]    a new round: my hand (shadow: 3 players; aside: advanced)
-look PLAYER left|right exchanged|kept      another player's middle look
-look left|right saw V [put V]              my look (put: the card I put back; left out = kept)
-play PLAYER CARD                           a card without targets (2 needs its outcome: use YAML)
-play PLAYER 0 PLAYER PLAYER                card 0 between two players (me among them: YAML)
-play PLAYER 1 NAMED HOLDER|none            card 1 (me acting or holding: YAML, with gave/got)
+deal 0 1 5 7 [shadow V V V V] [aside V]   a new round: my hand (shadow: 3 players; aside: advanced)
+look PLAYER left|right exchanged|kept     another player's middle look
+look left|right saw V [put V]             my look (put: the card I put back; left out = kept)
+play PLAYER CARD [key value ...]          a card and its outcome, keys as in the log:
+  play Ben 0 Cleo Dan                       card 0 (me among them: + gave V got V)
+  play Ben 1 9 Cleo    play Ben 1 9 none    card 1 (I act: + gave V; I hold it: + got V)
+  play Ben 2 showed Cleo Dan                card 2 (I act: + hands Cleo=5,7,9,0)
+  play Ben 3 target Cleo guesses 0,1,1 0,0,1 correct false
+  play Dan 4 shown Ana=2 Ben=0 Cleo=1       counts; I act: Ben=5,7 Cleo= Dan=8, (a list)
+  play Ben 6 face_up Ana=0 Cleo=1 Dan=0     play Ben 7 out Cleo=0,0,3
+  play Ana 8 saw 3 5 put 0                  play Ben 9
 guess PLAYER TARGET right|wrong V V V ...  a whole-hand guess
-any event as YAML, e.g.  play: {by: Dan, card: 4, shown: {Ana: 2, Ben: 0, Cleo: 1}}"""
+any event as YAML, e.g.  fact: {player: Ben, lacks: [2, 3]}"""
 
 
 def hand_text(cards) -> str:
@@ -426,17 +431,59 @@ def _look_words(words: list[str]) -> dict:
     return {"by": words[0], "slot": words[1].lower(), "exchanged": outcome == "exchanged"}
 
 
+# The outcome keys a session line may give after `play PLAYER CARD` (see SESSION_HELP).
+PLAY_KEYS = (
+    "between", "named", "holder", "gave", "got", "showed", "hands", "target", "guesses",
+    "correct", "shown", "face_up", "out", "took", "saw", "put",
+)  # fmt: skip
+LIST_KEYS = ("between", "showed", "guesses", "took", "saw")  # always lists, even of one
+
+
 def _play_words(words: list[str]) -> dict:
-    by, card = words[0], words[1]
-    rest = words[2:]
-    if card == "0":
-        if len(rest) != 2:
-            raise InputError("usage: play PLAYER 0 PLAYER PLAYER")
+    """`play PLAYER CARD [key value ...]`: each key takes the words up to the next key; a word
+    NAME=V,V is one entry of a mapping (NAME= an empty list), V,V a list of cards, a lone
+    number a card. Short forms: `play Ben 0 Cleo Dan` and `play Ben 1 9 Cleo`."""
+    by, card, rest = words[0], _number(words[1]), words[2:]
+    if card == 0 and len(rest) == 2 and rest[0] not in PLAY_KEYS:
         return {"by": by, "card": 0, "between": rest}
-    if card == "1":
-        if len(rest) != 2:
-            raise InputError("usage: play PLAYER 1 NAMED HOLDER|none")
+    if card == 1 and len(rest) == 2 and rest[0] not in PLAY_KEYS:
         return {"by": by, "card": 1, "named": _number(rest[0]), "holder": rest[1]}
-    if rest:
-        raise InputError(f"card {card} with an outcome: type the event as YAML (see 'help')")
-    return {"by": by, "card": _number(card)}
+    body: dict = {"by": by, "card": card}
+    key = None
+    for word in rest:
+        if word in PLAY_KEYS:
+            key = word
+            body[key] = [] if key in LIST_KEYS else None
+            continue
+        if key is None:
+            hint = NameSet("key", PLAY_KEYS).suggestion(word)
+            raise InputError(f"play {card}: expected an outcome key before {word!r}{hint}")
+        body[key] = _add_word(body[key], word)
+    for key, value in body.items():
+        if key in LIST_KEYS and key != "guesses" and isinstance(value, list):
+            body[key] = [v[0] if isinstance(v, list) and len(v) == 1 else v for v in value]
+    return body
+
+
+def _add_word(current, word: str):
+    """One more word of an outcome: into a mapping (NAME=...), a list, or a single value."""
+    if "=" in word:
+        name, _, cards = word.partition("=")
+        mapping = current if isinstance(current, dict) else {}
+        mapping[name] = _cards(cards)
+        return mapping
+    value: object = _cards(word) if "," in word else _number(word)
+    if word.lower() in ("true", "false", "right", "wrong"):
+        value = word.lower() in ("true", "right")
+    if isinstance(current, list):
+        return [*current, value]
+    return value if current is None else [current, value]
+
+
+def _cards(text: str):
+    """`5,7` -> [5, 7]; `2` -> 2 (a count); `` or `-` -> [] (nothing shown)."""
+    if text in ("", "-"):
+        return []
+    if "," in text:
+        return [_number(v) for v in text.split(",") if v]
+    return _number(text)

@@ -24,7 +24,10 @@ app = typer.Typer(
 GAME_NAMES = NameSet("game", GAMES)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object and nothing else.")]
 DeckOption = Annotated[
-    Path | None, typer.Option("--deck", help="A deck file replacing the game's (6 Suspects).")
+    Path | None,
+    typer.Option(
+        "--deck", help="A deck file replacing the game's (6 Suspects, Game of Suspicion)."
+    ),
 ]
 LogArgument = Annotated[Path, typer.Argument(help="A game log (YAML or JSON).", show_default=False)]
 
@@ -222,7 +225,7 @@ def simulate(
     policy: Annotated[
         str | None,
         typer.Option(
-            help="The player's policy, where a game has several (6 Suspects: advice|random)."
+            help="The player's policy, where a game has several (6 Suspects, Game of Suspicion: advice|random)."
         ),
     ] = None,
     as_json: JsonOption = False,

@@ -313,3 +313,11 @@ def test_a_misspelt_outcome_key_suggests_the_right_one():
 
     with pytest.raises(InputError, match="did you mean 'shown'"):
         parse_line("play Ben 4 shwn Ana=1")
+
+
+def test_no_advice_once_i_am_out(tmp_path):
+    events = [*SHOWN["events"]]
+    events.append({"guess": {"by": "Ben", "target": "Ana", "cards": [0, 1, 2], "correct": True}})
+    data = invoke_json("suggest", write(tmp_path / "out.yaml", {**SHOWN, "events": events}))
+    assert data["advice"] == "out"
+    assert invoke_json("solve", tmp_path / "out.yaml")["out"] == {"Ana": [0, 1, 2]}

@@ -316,6 +316,10 @@ def suggest(game, post, horizon: int | None) -> Report:
     log, rnd = post.log, post.round
     if log.me is None:
         raise InputError("advice is for a seat: give the log a 'me'")
+    if log.me not in rnd.active:
+        data = {"game": game.name, "consistent": True, "events": log.events, "advice": "out"}
+        line = f"{log.me} is out of round {rnd.number}: nothing to do until the next deal"
+        return Report({**data, "worlds": post.belief.worlds}, [], [line], log.warnings)
     guesses = best_guesses(post)
     opponents = {p: (post.place(p), rnd.hand_size[p]) for p in post.opponents}
     now = chain_value(post.belief, opponents)

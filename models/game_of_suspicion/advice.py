@@ -64,21 +64,20 @@ def best_guesses(post) -> list[GuessPlan]:
 
 def chain_value(belief: Belief, opponents: dict[str, tuple[int, int]]) -> Fraction:
     """Expected points of guessing now and on after each correct guess (opponent -> (place,
-    cards)), always guessing the most likely hand: exact, over every order of targets."""
+    cards)), always guessing a most likely hand (between equally likely hands, the one whose
+    showing leaves the best continuation): exact, over every order of targets."""
     if not opponents or belief.worlds == 0:
         return Fraction(0)
     best = Fraction(0)
-    total = belief.total()
     for name, (place, cards) in opponents.items():
         keys = belief.hand_keys(place)
         distribution = belief.distribution(keys)
-        key, p = max(distribution.items(), key=lambda item: (item[1], -item[0]))
-        shown = belief.copy()
-        shown._keep(keys == key)
+        top = max(distribution.values())
         rest = {n: v for n, v in opponents.items() if n != name}
-        value = p * (cards + chain_value(shown, rest))
-        best = max(best, value)
-    del total
+        for key in (k for k, p in distribution.items() if p == top):
+            shown = belief.copy()
+            shown._keep(keys == key)
+            best = max(best, top * (cards + chain_value(shown, rest)))
     return best
 
 

@@ -42,11 +42,13 @@ def per_event(doc: dict) -> tuple[list[float], float, int]:
     deal = time.perf_counter()
     belief = Belief(rnd.setup)
     times = [time.perf_counter() - deal]
+    by_event: dict[int, list] = {}
+    for step in rnd.setup.steps:
+        by_event.setdefault(step.event, []).append(step)
     for number in range(2, len(doc["events"]) + 1):
         begin = time.perf_counter()
-        for step in rnd.setup.steps:
-            if step.event == number:
-                belief.apply(step)
+        for step in by_event.get(number, []):
+            belief.apply(step)
         times.append(time.perf_counter() - begin)
     return times, time.perf_counter() - start, len(doc["events"])
 

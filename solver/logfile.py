@@ -47,6 +47,16 @@ class Document:
         if self.data.get("game", game) != game:
             raise InputError(f"this log is for {self.data.get('game')!r}, not {game!r}")
 
+    def deck_path(self) -> str | None:
+        """The header's deck file (`deck:`), relative to the log's folder."""
+        deck = self.data.get("deck")
+        if deck is None:
+            return None
+        path = Path(str(deck))
+        if not path.is_absolute() and self.path not in ("<input>", ""):
+            path = Path(self.path).parent / path
+        return str(path)
+
     def players(self) -> tuple[NameSet | None, str | None]:
         """The players (names a player may be given by) and `me`, from the header."""
         listed = self.data.get("players") or []
@@ -119,6 +129,16 @@ def parse_text(text: str, path: str = "<input>") -> Document:
         "given": _sequence_lines(root, ("puzzle", "given")) if root else [],
     }
     return Document(data=data, path=path, lines=lines)
+
+
+def read_deck_file(path: Path) -> Any:
+    """The YAML data of a deck file; an unreadable or malformed file is one InputError."""
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(f"cannot read deck {path}: {error.strerror}") from None
+    except yaml.YAMLError as error:
+        raise InputError(f"deck {path} is not valid YAML: {error}") from None
 
 
 def load(path: str | Path) -> Document:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from models.game_of_suspicion import rules
 from models.game_of_suspicion.rules import TEN, Deck
@@ -95,20 +94,10 @@ class Log:
         return self.rounds[-1] if self.rounds else None
 
 
-def deck_path(doc: Document) -> str | None:
-    deck = doc.data.get("deck")
-    if deck is None:
-        return None
-    path = Path(str(deck))
-    if not path.is_absolute() and doc.path not in ("<input>", ""):
-        path = Path(doc.path).parent / path
-    return str(path)
-
-
 class _Reader:
     def __init__(self, doc: Document, upto: int | None, key: str):
         doc.check_game(GAME)
-        deck = rules.load_deck(deck_path(doc))
+        deck = rules.load_deck(doc.deck_path())
         if doc.data.get("options") is not None:
             deck = deck.with_options(doc.data["options"])
         advanced = doc.data.get("advanced")

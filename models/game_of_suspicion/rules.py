@@ -13,9 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from solver.errors import InputError
+from solver.logfile import read_deck_file
 from solver.names import NameSet
 
 TEN = 10
@@ -113,12 +112,7 @@ def check_options(options: object) -> dict[str, str]:
 def load_deck(path: str | Path | None = None) -> Deck:
     """Read a deck file (the bundled one by default), with clear errors for bad content."""
     source = Path(path) if path else DEFAULT_DECK
-    try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"cannot read deck {source}: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"deck {source} is not valid YAML: {error}") from None
+    data = read_deck_file(source)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
         raise InputError(f"deck {source}: expected 'cards: {{value: copies, ...}}'")
     try:

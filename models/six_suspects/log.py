@@ -7,7 +7,6 @@ true (one card at two slots, two cards at one slot) are a contradiction naming b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from models.six_suspects.rules import COLUMNS, SLOT_NAMES, SLOTS, Card, Deck, load_deck
 from solver.errors import Contradiction, InputError
@@ -41,17 +40,6 @@ class Log:
         return {s.slot: s.card for s in self.seen}
 
 
-def deck_path(doc: Document) -> str | None:
-    """The header's deck file, relative to the log's folder."""
-    deck = doc.data.get("deck")
-    if deck is None:
-        return None
-    path = Path(str(deck))
-    if not path.is_absolute() and doc.path not in ("<input>", ""):
-        path = Path(doc.path).parent / path
-    return str(path)
-
-
 def parse_slot(value: object) -> int:
     return SLOTS.index(SLOT_NAMES.resolve(str(value).upper()))
 
@@ -66,7 +54,7 @@ def parse_column(value: object) -> int:
 class _Reader:
     def __init__(self, doc: Document, upto: int | None, key: str):
         doc.check_game(GAME)
-        self.deck = load_deck(deck_path(doc))
+        self.deck = load_deck(doc.deck_path())
         self.players, self.me = doc.players()
         self.doc, self.key = doc, key
         self.raw = doc.events(key, upto)

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-import yaml
-
 from solver.errors import InputError
+from solver.logfile import read_deck_file
 from solver.names import NameSet
 
 COLUMNS = "ABCDEF"
@@ -95,12 +94,7 @@ def doubled(value: object, where: str) -> int:
 def load_deck(path: str | Path | None = None) -> Deck:
     """Read and validate a deck file (default: the bundled one)."""
     path = Path(path) if path else DEFAULT_DECK
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"cannot read deck {path}: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"deck {path} is not valid YAML: {error}") from None
+    data = read_deck_file(path)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise InputError(f"deck {path}: expected 'suspects', 'diamond_total' and 'cards'")
     suspects = data.get("suspects")

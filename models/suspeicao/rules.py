@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import yaml
-
 from solver.errors import InputError
+from solver.logfile import read_deck_file
 from solver.names import NameSet
 
 DEFAULT_DECK = Path(__file__).with_name("deck.yaml")
@@ -140,12 +139,7 @@ def read_card(index: int, item: object) -> Card:
 def load_deck(path: str | Path | None = None) -> Deck:
     """Read a deck file (the bundled model by default), with clear errors for bad content."""
     source = Path(path) if path else DEFAULT_DECK
-    try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"cannot read deck {source}: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"deck {source} is not valid YAML: {error}") from None
+    data = read_deck_file(source)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise InputError(f"deck {source}: expected 'cards: [...]'")
     cards = tuple(read_card(i, item) for i, item in enumerate(data["cards"]))

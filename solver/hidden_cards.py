@@ -427,13 +427,12 @@ class HiddenCards:
     def distribution(self, keys: np.ndarray) -> dict[int, Fraction]:
         """Exact probability of each value of a per-world integer `keys` array."""
         total = self.total()
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        starts = np.concatenate(([0], np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1))
-        sums = np.add.reduceat(_safe(self.weights[order], len(order)), starts)
-        return {
-            int(sorted_keys[s]): Fraction(int(w), total) for s, w in zip(starts, sums, strict=True)
-        }
+        found, sums = group_sums(keys, self.weights)
+        return {int(k): Fraction(int(w), total) for k, w in zip(found, sums, strict=True)}
+
+    def mass(self, mask: np.ndarray) -> int:
+        """The total weight of the worlds where `mask` holds."""
+        return _sum(self.weights[mask])
 
     def hands(self, place: int) -> list[tuple[tuple[int, ...], Fraction]]:
         """The possible hands of hidden place `place` (sorted values), most likely first."""
@@ -444,7 +443,7 @@ class HiddenCards:
     def holds(self, place: int, value: int) -> Fraction:
         """Probability that hidden place `place` holds at least one card `value`."""
         total = self.total()
-        return Fraction(_sum(self.weights[self.counts[:, place, value] > 0]), total)
+        return Fraction(self.mass(self.counts[:, place, value] > 0), total)
 
     def expected(self, place: int, value: int) -> Fraction:
         """Expected number of cards `value` in hidden place `place`."""
@@ -503,6 +502,14 @@ def _times(weights: np.ndarray, factor: np.ndarray) -> np.ndarray:
     if small and len(weights) and int(weights.max()) * max(int(factor.max()), 1) < SAFE:
         return weights * factor.astype(np.int64)
     return weights.astype(object) * factor.astype(object)
+
+
+def group_sums(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct `keys` (sorted) and the exact sum of the `weights` of each."""
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[starts], np.add.reduceat(_safe(weights[order], len(order)), starts)
 
 
 def _safe(weights: np.ndarray, terms: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from models.game_of_suspicion import rules
 from models.game_of_suspicion.belief import Belief
 from models.game_of_suspicion.steps import Swap
 from solver.errors import InputError
+from solver.hidden_cards import group_sums
 from solver.report import Report, Table, probability
 
 TOP_ACTIONS = 8
@@ -81,21 +82,6 @@ def chain_value(belief: Belief, opponents: dict[str, tuple[int, int]]) -> Fracti
     return best
 
 
-def _group(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct keys (sorted) and the exact sum of the weights of each."""
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    return keys[starts], np.add.reduceat(_exact(weights[order]), starts)
-
-
-def _exact(weights: np.ndarray) -> np.ndarray:
-    """Weights whose sums cannot overflow (Python integers when int64 might)."""
-    if weights.dtype != object and len(weights) and int(weights.max()) * len(weights) >= 2**62:
-        return weights.astype(object)
-    return weights
-
-
 def _outcome_value(
     belief: Belief, outcome: np.ndarray, places: dict[str, int], sizes: dict[str, int]
 ) -> tuple[float, Fraction, Fraction]:
@@ -103,7 +89,7 @@ def _outcome_value(
     [world] (an integer per world) and then guess the most likely hand of the best opponent."""
     total = belief.total()
     outcome_ids = np.unique(outcome, return_inverse=True)[1].reshape(-1).astype(np.int64)
-    _, marginal = _group(outcome_ids, belief.weights)
+    _, marginal = group_sums(outcome_ids, belief.weights)
     shares = [int(w) / total for w in marginal]
     bits = sum(p * math.log2(1 / p) for p in shares if p > 0)
     best_p = np.zeros(len(marginal), dtype=object)
@@ -111,7 +97,7 @@ def _outcome_value(
     for name, place in places.items():
         hand_ids = np.unique(belief.hand_keys(place), return_inverse=True)[1].reshape(-1)
         width = int(hand_ids.max(initial=0)) + 1
-        pairs, sums = _group(outcome_ids * width + hand_ids, belief.weights)
+        pairs, sums = group_sums(outcome_ids * width + hand_ids, belief.weights)
         starts = np.flatnonzero(np.concatenate(([True], np.diff(pairs // width) != 0)))
         top = np.maximum.reduceat(sums.astype(object), starts)
         best_p = np.maximum(best_p, top)
@@ -234,7 +220,7 @@ def action_values(post) -> list[ActionValue]:
             ]
             gain = sum(
                 (
-                    Fraction(_weight(belief, o == 1), belief.total()) * sizes[p]
+                    Fraction(belief.mass(o == 1), belief.total()) * sizes[p]
                     for o, p in zip(out, post.opponents, strict=True)
                 ),
                 Fraction(0),
@@ -268,10 +254,6 @@ def action_values(post) -> list[ActionValue]:
 
 
 _POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
-
-
-def _weight(belief: Belief, mask: np.ndarray) -> int:
-    return int(sum(int(w) for w in belief.weights[mask]))
 
 
 def _smallest(belief: Belief, place: int) -> np.ndarray:

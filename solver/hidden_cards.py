@@ -445,14 +445,6 @@ class HiddenCards:
         total = self.total()
         return Fraction(self.mass(self.counts[:, place, value] > 0), total)
 
-    def expected(self, place: int, value: int) -> Fraction:
-        """Expected number of cards `value` in hidden place `place`."""
-        n = self.counts[:, place, value].astype(np.int64)
-        return Fraction(
-            sum(_sum(self.weights[n == k]) * k for k in range(1, int(n.max(initial=0)) + 1)),
-            self.total(),
-        )
-
     def worlds_list(self) -> dict[tuple, Fraction]:
         """Every world as a tuple of per-place hands, with its probability (small states: tests)."""
         total = self.total()

@@ -114,7 +114,6 @@ class Guess:
 
 
 Step = Move | MoveAll | Swap | MiddleLook | PutSmallest | Count | SumAbove | Hand | Guess
-FILTERS = (Count, SumAbove, Hand, Guess)  # steps that only rule worlds out
 
 
 @dataclass

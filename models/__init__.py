@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from models import game_of_suspicion, six_suspects, three_of_a_crime
+from models import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime
 from solver.game import Game
 
 GAMES: dict[str, Game] = {
-    game.name: game for game in (three_of_a_crime.GAME, six_suspects.GAME, game_of_suspicion.GAME)
+    game.name: game
+    for game in (three_of_a_crime.GAME, six_suspects.GAME, game_of_suspicion.GAME, suspeicao.GAME)
 }

@@ -1,2 +1,5 @@
-"""Suspeição (RULINGS.md §4): the deck model and its rules. The game is not in the registry yet:
-its log reader, exact filter and commands are still to come (issue 5)."""
+"""Suspeição (RULINGS.md §4): the deck model, the log, the exact filter, advice and self-play."""
+
+from models.suspeicao.game import GAME_OBJECT as GAME
+
+__all__ = ["GAME"]

@@ -7,6 +7,7 @@ X cards (no number) meet no requirement, whatever their category.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -79,12 +80,18 @@ class Deck:
     cards: tuple[Card, ...]
     bluff_rate: Fraction
     options: dict[str, str] = field(default_factory=dict)
+    hand_size: int = HAND_SIZE  # cards each hand is dealt and refilled to (reduced decks: fewer)
 
     def for_players(self, players: int) -> tuple[Card, ...]:
         """The cards used with `players` players (3-4 players leave out the 5-6 icon cards)."""
         if players not in PLAYERS:
             raise InputError(f"Suspeição is for 3 to 6 players, not {players}")
         return tuple(c for c in self.cards if players >= BIG_GAME or not c.big_game)
+
+    def with_options(self, given: object) -> Deck:
+        """This deck with a log header's `options` overriding the deck file's."""
+        bluff_rate, options = read_options(given, "options", self)
+        return Deck(self.cards, bluff_rate, options, self.hand_size)
 
     def card(self, name: object) -> Card:
         found = NameSet("card", [c.name for c in self.cards]).resolve(name)
@@ -136,9 +143,42 @@ def read_card(index: int, item: object) -> Card:
     )
 
 
+def read_options(
+    given: object, where: str, base: Deck | None = None
+) -> tuple[Fraction, dict[str, str]]:
+    """The probability model's options (bluff_rate, force_reveal) over those of `base`."""
+    if given is not None and not isinstance(given, dict):
+        raise InputError(f"{where}: options is a mapping, e.g. {{bluff_rate: 1/5}}")
+    bluff_rate = base.bluff_rate if base else Fraction(1, 5)
+    checked = dict(base.options) if base else {n: v[0] for n, v in OPTIONS.items()}
+    for name, value in (given or {}).items():
+        key = NameSet("option", [*OPTIONS, "bluff_rate"]).resolve(name)
+        if key != "bluff_rate":
+            checked[key] = NameSet(f"{key} value", OPTIONS[key]).resolve(value)
+            continue
+        try:
+            bluff_rate = Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            raise InputError(f"{where}: bluff_rate is a probability, e.g. 1/5 or 0.2") from None
+        if not 0 <= bluff_rate <= 1:
+            raise InputError(f"{where}: bluff_rate is between 0 and 1")
+    return bluff_rate, checked
+
+
 def load_deck(path: str | Path | None = None) -> Deck:
-    """Read a deck file (the bundled model by default), with clear errors for bad content."""
+    """Read a deck file (the bundled model by default), with clear errors for bad content.
+    Decks are cached by path and modification time: a session re-reads the log often."""
     source = Path(path) if path else DEFAULT_DECK
+    try:
+        stamp = source.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    return _load_deck(str(source), stamp)
+
+
+@functools.lru_cache(maxsize=16)
+def _load_deck(where: str, stamp: int) -> Deck:
+    source = Path(where)
     data = read_deck_file(source)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         raise InputError(f"deck {source}: expected 'cards: [...]'")
@@ -147,15 +187,8 @@ def load_deck(path: str | Path | None = None) -> Deck:
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise InputError(f"deck {source}: card {twice[0]} is listed twice")
-    options = dict(data.get("options") or {})
-    try:
-        bluff_rate = Fraction(str(options.pop("bluff_rate", "1/5")))
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"deck {source}: bluff_rate is a probability, e.g. 1/5 or 0.2") from None
-    if not 0 <= bluff_rate <= 1:
-        raise InputError(f"deck {source}: bluff_rate is between 0 and 1")
-    checked = {name: values[0] for name, values in OPTIONS.items()}
-    for name, value in options.items():
-        key = NameSet("option", OPTIONS).resolve(name)
-        checked[key] = NameSet(f"{key} value", OPTIONS[key]).resolve(value)
-    return Deck(cards, bluff_rate, checked)
+    bluff_rate, checked = read_options(data.get("options"), f"deck {source}")
+    hand_size = data.get("hand_size", HAND_SIZE)
+    if not isinstance(hand_size, int) or hand_size < 1:
+        raise InputError(f"deck {source}: hand_size is a whole number from 1")
+    return Deck(cards, bluff_rate, checked, hand_size)

@@ -1,0 +1,247 @@
+"""Suspeição advice: for each card in my hand and each legal target, what playing it now is worth.
+
+One step, exact under the model of RULINGS.md §4: the expected change of my score from this
+play alone (+1 for each incriminating card it reveals in another player's hand, -1 for one of
+mine put in front of me, +1 for passing mine away), the chance it reveals incriminating evidence,
+and the chance it brings an incriminating card into my hand (TAKE, EXCHANGE, BUY). When I run
+the polygraph I choose which of the two cards to reveal, so I reveal evidence whenever either
+card is evidence. Other players' turns are not modelled.
+
+Which incriminating card to keep: each one in my hand, with its *exposure*: the share of the
+FORCE cards I have not seen whose requirement it meets (the more, the likelier a FORCE on me
+can demand it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from models.suspeicao.belief import Belief
+from models.suspeicao.log import FINAL_TARGET_MIN, HAND_ACTIONS
+from models.suspeicao.rules import Card, Requirement
+from models.suspeicao.steps import PILE
+from solver.report import Report, Table, probability
+
+
+@dataclass
+class Play:
+    card: str
+    action: str
+    target: str | None
+    points: Fraction  # expected change of my score
+    p_reveal: Fraction  # chance of revealing incriminating evidence
+    p_gain: Fraction  # chance of an incriminating card coming into my hand
+    note: str = ""
+
+    def event(self) -> dict:
+        body: dict = {"card": int(self.card) if self.card.isdigit() else self.card}
+        if self.target is not None:
+            body["target"] = self.target
+        return {"play": body}
+
+
+def evidence_in(post, place: str) -> Fraction:
+    """Expected number of hidden incriminating cards in `place` (an opponent or the pile)."""
+    belief = post.belief
+    return sum(
+        (
+            belief.where(card).get(place, Fraction(0))
+            for card in post.round.incriminating
+            if card in belief.class_of
+        ),
+        Fraction(0),
+    )
+
+
+def random_card_evidence(post, place: str) -> Fraction:
+    """The chance that a uniformly random card of `place` is incriminating."""
+    size = post.round.pile if place == PILE else post.round.hand_size[place]
+    return evidence_in(post, place) / size if size else Fraction(0)
+
+
+def force_reveal(
+    belief: Belief, target: str, requirement: Requirement, me_acting: bool
+) -> Fraction:
+    """The chance that a FORCE on `target` reveals incriminating evidence: the qualifying card the
+    target shows (by the model), or the polygraph's card after a claim of none."""
+    trial = belief.copy()
+    column, meets = trial._qualifying(target, requirement)
+    hand = trial.counts[:, column, :].astype(np.int64)
+    guilty = np.array([bool(m & trial.incriminating) for m in trial.members])
+    rows = np.stack(
+        [
+            hand[:, meets].sum(1),
+            hand[:, meets & guilty].sum(1),
+            hand[:, guilty].sum(1),
+            hand.sum(1),
+        ],
+        axis=1,
+    )
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    bluff, total = trial.bluff, trial.total()
+    chance = Fraction(0)
+    for index, (q, q_guilty, guilty_held, size) in enumerate(unique.tolist()):
+        weight = trial.mass(inverse.reshape(-1) == index)
+        if me_acting and size >= 2:
+            polygraph = 1 - Fraction(math.comb(size - guilty_held, 2), math.comb(size, 2))
+        else:
+            polygraph = Fraction(guilty_held, size)
+        if q == 0:
+            value = polygraph
+        else:
+            if trial.protect:
+                shown = Fraction(1) if q_guilty == q else Fraction(0)
+            else:
+                shown = Fraction(q_guilty, q)
+            value = (1 - bluff) * shown + bluff * polygraph
+        chance += weight * value
+    return chance / total
+
+
+def exposure(post, card: Card) -> Fraction:
+    """The share of the unseen FORCE cards whose requirement `card` meets."""
+    rnd = post.round
+    seen = set(rnd.discard) | set(rnd.my_hand) | {c for cards in rnd.front.values() for c in cards}
+    forces = [
+        c
+        for c in post.log.deck.for_players(len(post.log.players))
+        if c.requires and c.name not in seen
+    ]
+    if not forces:
+        return Fraction(0)
+    return Fraction(sum(1 for c in forces if c.requires.met_by(card)), len(forces))
+
+
+def plays(post) -> list[Play]:
+    """Every card in my hand with every legal target, valued."""
+    log, rnd, belief = post.log, post.round, post.belief
+    me, deck = log.me, log.deck
+    least = FINAL_TARGET_MIN if rnd.final_turns else 1
+    found = []
+    for name in sorted(rnd.my_hand):
+        card = deck.card(name)
+        if name in rnd.incriminating:
+            found.append(
+                Play(
+                    name,
+                    card.action,
+                    None,
+                    Fraction(-1),
+                    Fraction(0),
+                    Fraction(0),
+                    "incriminating: it would go face up in front of you",
+                )
+            )
+            continue
+        if card.action == "BUY":
+            if rnd.pile:
+                gain = random_card_evidence(post, PILE)
+                found.append(Play(name, "BUY", None, Fraction(0), Fraction(0), gain))
+            continue
+        if card.action == "PASS":
+            if rnd.front[me]:
+                for target in post.opponents:
+                    found.append(
+                        Play(
+                            name,
+                            "PASS",
+                            target,
+                            Fraction(1),
+                            Fraction(0),
+                            Fraction(0),
+                            f"passes {rnd.front[me][0]} away",
+                        )
+                    )
+            else:
+                found.append(
+                    Play(name, "PASS", None, Fraction(0), Fraction(0), Fraction(0), "no effect")
+                )
+            continue
+        for target in post.opponents:
+            if card.action in HAND_ACTIONS and rnd.hand_size[target] < least:
+                continue
+            if card.action == "REVEAL":
+                p = random_card_evidence(post, target)
+                found.append(Play(name, "REVEAL", target, p, p, Fraction(0)))
+            elif card.action == "FORCE":
+                assert card.requires is not None
+                p = force_reveal(belief, target, card.requires, True)
+                found.append(
+                    Play(name, "FORCE", target, p, p, Fraction(0), f"requires {card.requires.text}")
+                )
+            else:  # TAKE, EXCHANGE: a random card of the target comes to me
+                gain = random_card_evidence(post, target)
+                found.append(Play(name, card.action, target, Fraction(0), Fraction(0), gain))
+    found.sort(key=lambda p: (-p.points, -p.p_reveal, -p.p_gain, p.card))
+    return found
+
+
+def suggest(game, post) -> Report:
+    """The `sleuth suggest` report."""
+    log, rnd = post.log, post.round
+    if rnd.over or rnd.turn != log.me:
+        whose = "the round is over" if rnd.over else f"it is {rnd.turn}'s turn"
+        note = f"{whose}; the values are for {log.me}'s next turn as things stand"
+    else:
+        note = ""
+    ranked = plays(post)
+    keep = sorted(
+        ((c, exposure(post, log.deck.card(c))) for c in rnd.my_hand if c in rnd.incriminating),
+        key=lambda item: (item[1], item[0]),
+    )
+    data = {
+        "game": game.name,
+        "consistent": True,
+        "events": log.events,
+        "worlds": post.belief.worlds,
+        "turn": None if rnd.over else rnd.turn,
+        "plays": [
+            {
+                "card": p.card,
+                "action": p.action,
+                "target": p.target,
+                "expected_points": probability(p.points),
+                "p_reveal_evidence": probability(p.p_reveal),
+                "p_gain_evidence": probability(p.p_gain),
+                "event": p.event(),
+                "note": p.note,
+            }
+            for p in ranked
+        ],
+        "keep": [{"card": c, "exposure": probability(e)} for c, e in keep],
+        "best": ranked[0].event() if ranked else None,
+    }
+    rows = [
+        [
+            p.card,
+            p.action,
+            p.target or "",
+            f"{float(p.points):+.3f}",
+            f"{float(p.p_reveal):.3f}",
+            f"{float(p.p_gain):.3f}",
+            p.note,
+        ]
+        for p in ranked
+    ]
+    tables = [
+        Table(
+            "Each play now (one step)",
+            ["card", "action", "target", "points", "P(reveal)", "P(gain)", "note"],
+            rows,
+            {0} if rows else set(),
+        )
+    ]
+    lines = [note] if note else []
+    if ranked:
+        best = ranked[0]
+        lines.append(
+            f"best: play {best.card} ({best.action})"
+            + (f" on {best.target}" if best.target else "")
+        )
+    if keep:
+        lines.append("keep hidden: " + ", ".join(f"{c} (exposure {float(e):.2f})" for c, e in keep))
+    return Report(data, tables, lines)

@@ -1,0 +1,357 @@
+"""The exact filter for Suspeição: the generic hidden-card filter with a *pool*.
+
+Place 0 of the filter is the pool: the draw pile and every slot of an opponent's hand that no
+observation has looked into. Those cards are exchangeable (any arrangement of them over the
+pooled slots is equally likely), so a world records only the pool's class counts, and a pooled
+hand's chances follow from the pool by the hypergeometric law. Each opponent also has a column
+of *explicit* cards: the part of their hand whose classes a world records. A hand's slots are
+explicit or pooled; how many of each is the same in every world (it depends only on the log).
+
+- A random unseen card leaving a pooled hand (or the pile) is a random pool card, so moving it
+  into another hand just adds a pooled slot there: no branching.
+- A given card leaving a hand weighs each world by how many cards of its class the hand's part
+  can hold (the chance that this very card is there), then is removed.
+- A FORCE needs the target's composition: its pooled slots are drawn from the pool (a
+  multivariate hypergeometric split, `resolve`), and the classes are split by the requirement
+  (`split_by`). A mixed hand is resolved whenever a card leaving it may come from either part.
+
+Classes: each hidden incriminating card alone, each card whose place `me` knows alone, and the
+rest split only by the requirements observed so far (RULINGS.md §4, docs/suspeicao.md).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from models.suspeicao.rules import Deck, Requirement, requirement
+from models.suspeicao.steps import (
+    PILE,
+    Enter,
+    Fact,
+    Force,
+    Hidden,
+    Isolate,
+    Leave,
+    Setup,
+    Step,
+    Swap,
+)
+from solver.hidden_cards import HiddenCards, _over, _times, group_sums, key_multipliers
+
+POOL = 0
+COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)
+
+
+class Impossible(Exception):
+    """No world is consistent with the steps up to `event`."""
+
+    def __init__(self, event: int):
+        super().__init__(event)
+        self.event = event
+
+
+def hypergeometric(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every way to pick `total` cards from heaps of `n[world, heap]` cards: for each (world,
+    split) the world index, the split [heap] and its weight prod C(n, r) (the number of ways,
+    so that every physical choice of `total` cards is equally likely). Heaps are split one after
+    the other, keeping only partial splits the later heaps can complete."""
+    worlds, heaps = n.shape
+    n = n.astype(np.int64)
+    later = np.concatenate(
+        [np.cumsum(n[:, ::-1], axis=1)[:, ::-1], np.zeros((worlds, 1), np.int64)], axis=1
+    )
+    rows = np.arange(worlds)
+    left = np.full(worlds, total, dtype=np.int64)
+    parts: list[np.ndarray] = []
+    ways = np.ones(worlds, dtype=np.int64)
+    for heap in range(heaps):
+        low = np.maximum(0, left - later[rows, heap + 1])
+        high = np.minimum(n[rows, heap], left)
+        width = np.maximum(high - low + 1, 0)
+        parent = np.repeat(np.arange(len(rows)), width)
+        offset = np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
+        picked = low[parent] + offset
+        parts = [part[parent] for part in parts] + [picked]
+        ways = _times(ways[parent], COMB[n[rows[parent], heap], picked])
+        rows, left = rows[parent], left[parent] - picked
+    split = np.stack(parts, axis=1).astype(np.int8) if parts else np.zeros((len(rows), 0), np.int8)
+    return rows, split, ways
+
+
+class Belief(HiddenCards):
+    """The weighted hidden worlds of one round, seen from `me`'s seat."""
+
+    def __init__(self, setup: Setup, deck: Deck):
+        self.card = {c.name: c for c in deck.cards}
+        self.bluff = deck.bluff_rate
+        self.protect = deck.options.get("force_reveal") == "protect"
+        self.incriminating = set(setup.incriminating)
+        self.column = {p: i + 1 for i, p in enumerate(setup.opponents)}
+        self.pooled = {**dict.fromkeys(setup.opponents, setup.hand_size), PILE: setup.pile}
+        self.explicit = dict.fromkeys(setup.opponents, 0)
+        alone = [{c} for c in setup.hidden if c in self.incriminating]
+        rest = {c for c in setup.hidden if c not in self.incriminating}
+        self.members: list[set[str]] = alone + ([rest] if rest else [])
+        self.class_of = {c: k for k, cards in enumerate(self.members) for c in cards}
+        sizes = [len(cards) for cards in self.members]
+        super().__init__([len(setup.hidden)] + [0] * len(setup.opponents), sizes, sizes)
+
+    def copy(self) -> Belief:
+        other = super().copy()
+        other.members = [set(m) for m in self.members]
+        other.class_of = dict(self.class_of)
+        other.copies = list(self.copies)
+        other.pooled, other.explicit = dict(self.pooled), dict(self.explicit)
+        return other
+
+    # -- classes ---------------------------------------------------------------------------------
+
+    def _rekey(self) -> None:
+        self.multiplier = key_multipliers(self.copies, self.places)
+        self.keys = self._keys(self.counts)
+        self._sort()
+
+    def _add_class(self, cards: set[str], counts: np.ndarray) -> None:
+        """A new class of `cards`, with `counts[world, place]` of them in each place."""
+        self.counts = np.concatenate([self.counts, counts[:, :, None].astype(np.int8)], axis=2)
+        self.members.append(set(cards))
+        self.class_of.update(dict.fromkeys(cards, self.classes))
+        self.classes += 1
+        self.copies.append(len(cards))
+        self._rekey()
+
+    def _forget(self, card: str) -> None:
+        """`card` is no longer hidden (its class lost one card in every world already)."""
+        k = self.class_of.pop(card)
+        self.members[k].discard(card)
+        if self.members[k]:
+            return
+        keep = [c for c in range(self.classes) if c != k]
+        self.counts = self.counts[:, :, keep]
+        del self.members[k], self.copies[k]
+        self.classes -= 1
+        self.class_of = {c: i for i, cards in enumerate(self.members) for c in cards}
+        self._rekey()
+
+    def _meets(self, requirement: Requirement) -> np.ndarray:
+        """Which classes meet the requirement (after `refine`, all of a class's cards agree)."""
+        return np.array([requirement.met_by(self.card[min(m)]) for m in self.members], dtype=bool)
+
+    def split_by(self, requirement: Requirement) -> None:
+        """Split every class whose cards disagree on `requirement`: the cards meeting it are spread
+        over the places as a uniform draw from the class (exact: a class's cards are
+        interchangeable)."""
+        for k in range(self.classes):
+            meeting = {c for c in self.members[k] if requirement.met_by(self.card[c])}
+            if not meeting or meeting == self.members[k]:
+                continue
+            rows, split, ways = hypergeometric(self.counts[:, :, k], len(meeting))
+            self.counts = self.counts[rows]
+            self.counts[:, :, k] -= split
+            self.weights = _times(self.weights[rows], ways)
+            self.members[k] -= meeting
+            self.copies[k] = len(self.members[k])
+            self._add_class(meeting, split)
+
+    # -- pooled and explicit slots ---------------------------------------------------------------
+
+    def pool_size(self) -> int:
+        return sum(self.pooled.values())
+
+    def resolve(self, place: str) -> None:
+        """Draw the classes of `place`'s pooled slots from the pool: the hand becomes explicit."""
+        slots = self.pooled[place]
+        if slots == 0:
+            return
+        column = self.column[place]
+        used = np.flatnonzero(self.counts[:, POOL, :].any(axis=0))
+        rows, split, ways = hypergeometric(self.counts[:, POOL, used], slots)
+        self.counts = self.counts[rows]
+        self.counts[:, POOL, used] -= split
+        self.counts[:, column, used] += split
+        self.weights = _times(self.weights[rows], ways)
+        self.pooled[place] = 0
+        self.explicit[place] += slots
+        self.keys = self._keys(self.counts)
+        self._sort()
+
+    def _source(self, place: str, k: int) -> int:
+        """The column a card of class `k` leaving `place` comes from (resolving a mixed hand whose
+        card could come from either part)."""
+        if place == PILE or self.explicit[place] == 0:
+            return POOL
+        column = self.column[place]
+        if self.pooled[place] == 0:
+            return column
+        if not self.counts[:, column, k].any():
+            return POOL
+        self.resolve(place)
+        return column
+
+    def _taken(self, place: str, source: int) -> None:
+        if source == POOL:
+            self.pooled[place] -= 1
+        else:
+            self.explicit[place] -= 1
+
+    def _pick(self, place: str, card: str) -> int:
+        """Weigh each world by the chance that `card` is in `place`, and take it out of its class.
+        Returns the column it came from."""
+        k = self.class_of[card]
+        source = self._source(place, k)
+        n = self.counts[:, source, k]
+        self._keep(n > 0, n.astype(np.int64))
+        self._shift(source, k, -1)
+        self._taken(place, source)
+        self._forget(card)
+        return source
+
+    # -- steps -----------------------------------------------------------------------------------
+
+    def apply(self, step: Step) -> None:
+        if isinstance(step, Leave):
+            self._pick(step.place, step.card)
+        elif isinstance(step, Isolate):
+            self._pick(step.place, step.card)
+            self.enter(step.place, step.card)
+        elif isinstance(step, Enter):
+            self.enter(step.place, step.card)
+        elif isinstance(step, Hidden):
+            self.hidden(step.source, step.target)
+        elif isinstance(step, Swap):
+            self.exchange(step.first, step.second)
+        elif isinstance(step, Force):
+            self.force(step.place, requirement(step.requirement), step.revealed)
+        elif isinstance(step, Fact):
+            self.fact(step.place, requirement(step.requirement), step.has)
+        else:  # pragma: no cover - every step type is handled above
+            raise TypeError(step)
+
+    def enter(self, place: str, card: str) -> None:
+        counts = np.zeros((len(self.counts), self.places), dtype=np.int8)
+        counts[:, self.column[place]] = 1
+        self.explicit[place] += 1
+        self._add_class({card}, counts)
+
+    def hidden(self, source: str, target: str) -> None:
+        if source == PILE or self.explicit[source] == 0:
+            self.pooled[source] -= 1
+            self.pooled[target] += 1
+            return
+        self.resolve(source)
+        self.move(self.column[source], self.column[target], None)
+        self.explicit[source] -= 1
+        self.explicit[target] += 1
+
+    def exchange(self, first: str, second: str) -> None:
+        for place in (first, second):
+            if self.explicit[place] and self.pooled[place]:
+                self.resolve(place)
+        if not self.explicit[first] and not self.explicit[second]:
+            return  # two pooled hands: a random card each way changes nothing
+        if self.explicit[first] and self.explicit[second]:
+            super().swap(self.column[first], self.column[second])
+            return
+        known, pooled = (first, second) if self.explicit[first] else (second, first)
+        self.move(self.column[known], self.column[pooled], None)  # the explicit hand's card
+        self.explicit[known] -= 1
+        self.explicit[pooled] += 1
+        self.pooled[pooled] -= 1  # the pooled hand's card: a random pool card
+        self.pooled[known] += 1
+
+    def _qualifying(self, place: str, requirement: Requirement) -> tuple[int, np.ndarray]:
+        self.split_by(requirement)
+        self.resolve(place)
+        column = self.column[place]
+        return column, self._meets(requirement)
+
+    def force(self, place: str, requirement: Requirement, revealed: str | None) -> None:
+        """The target's answer to a FORCE, weighed by the model (RULINGS.md §4)."""
+        column, meets = self._qualifying(place, requirement)
+        hand = self.counts[:, column, :].astype(np.int64)
+        qualifying = hand[:, meets].sum(axis=1)
+        if revealed is None:  # a claim of none: true, or a bluff
+            factor = np.where(qualifying == 0, self.bluff.denominator, self.bluff.numerator)
+            self._keep(factor > 0, factor)
+            return
+        k = self.class_of[revealed]
+        numerator, denominator = hand[:, k], qualifying
+        if self.protect:
+            guilty = np.array([bool(m & self.incriminating) for m in self.members])
+            safe = hand[:, meets & ~guilty].sum(axis=1)
+            if revealed in self.incriminating:
+                numerator = numerator * (safe == 0)
+            else:
+                denominator = safe
+        factor = _over(numerator[:, None], denominator)[:, 0]
+        self._keep(factor > 0, factor)
+        self._shift(column, k, -1)
+        self.explicit[place] -= 1
+        self._forget(revealed)
+
+    def fact(self, place: str, requirement: Requirement, has: bool) -> None:
+        column, meets = self._qualifying(place, requirement)
+        qualifying = self.counts[:, column, :][:, meets].sum(axis=1)
+        self._keep((qualifying > 0) == has)
+
+    # -- questions -------------------------------------------------------------------------------
+
+    def where(self, card: str) -> dict[str, Fraction]:
+        """The chance that a hidden card (alone in its class) is in each hidden place."""
+        k = self.class_of[card]
+        total, pool = self.total(), self.pool_size()
+        in_pool = self.mass(self.counts[:, POOL, k] > 0)
+        found = {}
+        for place, slots in self.pooled.items():
+            explicit = self.mass(self.counts[:, self.column[place], k] > 0) if place != PILE else 0
+            p = Fraction(explicit, total) + (Fraction(in_pool * slots, total * pool) if pool else 0)
+            if p:
+                found[place] = p
+        return found
+
+    def holds_meeting(self, place: str, requirement: Requirement) -> Fraction:
+        """The chance that `place` holds at least one card meeting `requirement` (no split needed:
+        within a class, which cards a hand holds is a uniform draw)."""
+        column, slots, pool = self.column[place], self.pooled[place], self.pool_size()
+        sizes = [len(m) for m in self.members]
+        meeting = [sum(1 for c in m if requirement.met_by(self.card[c])) for m in self.members]
+        rows = np.concatenate([self.counts[:, column, :], self.counts[:, POOL, :]], axis=1)
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        found, mass = group_sums(inverse.reshape(-1), self.weights)
+        none = Fraction(0)
+        for index, weight in zip(found, mass, strict=True):
+            explicit, pooled = unique[index, : self.classes], unique[index, self.classes :]
+            ways = [Fraction(1)]  # ways[r]: r pooled slots filled so far, none meeting
+            for k in range(self.classes):
+                e, m, size, bad = int(explicit[k]), int(pooled[k]), sizes[k], meeting[k]
+                terms = [
+                    math.comb(m, r) * Fraction(math.comb(size - bad, e + r), math.comb(size, e + r))
+                    for r in range(min(m, slots) + 1)
+                ]
+                ways = [
+                    sum(
+                        (
+                            ways[i] * terms[r - i]
+                            for i in range(len(ways))
+                            if 0 <= r - i < len(terms)
+                        ),
+                        Fraction(0),
+                    )
+                    for r in range(min(len(ways) + len(terms) - 1, slots + 1))
+                ]
+            if len(ways) > slots:
+                none += int(weight) * ways[slots] / math.comb(pool, slots)
+        return 1 - none / self.total()
+
+
+def track(setup: Setup, deck: Deck, steps: list[Step] | None = None) -> Belief:
+    """The filter after the round's steps; Impossible names the first event no world survives."""
+    belief = Belief(setup, deck)
+    for step in setup.steps if steps is None else steps:
+        belief.apply(step)
+        if belief.worlds == 0:
+            raise Impossible(step.event)
+    return belief

@@ -1,0 +1,437 @@
+"""The Suspeição game object: what the CLI calls, turning the exact filter into reports."""
+
+from __future__ import annotations
+
+import random
+import re
+import shlex
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+
+import yaml
+
+from models.suspeicao import rules
+from models.suspeicao.belief import Belief, Impossible, track
+from models.suspeicao.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
+from models.suspeicao.steps import PILE
+from models.suspeicao.template import TEMPLATE
+from solver.errors import Contradiction, InputError
+from solver.logfile import Document
+from solver.names import NameSet
+from solver.report import Report, Table, probability
+
+SESSION_HELP = """\
+deal 7 21 33 41 hand 2 15 40 X1 [first Ben]    a new round: the incriminating numbers, my hand
+play [PLAYER] CARD [key value ...]              a turn, keys as in the log, e.g.
+  play Ben 9 target Cleo revealed 13              REVEAL
+  play Ben 8 target Cleo revealed 3               FORCE answered with a card
+  play Ben 8 target Cleo none polygraph 12        FORCE claimed none (+ returned N if I see it)
+  play 11 target Ben took 30 gave 15 drew 9       my EXCHANGE, then I drew a 9
+  play Ben 5 target Cleo    play Cleo 6           TAKE, BUY (+ took/bought N when I see it)
+  play Ben 35 target Cleo evidence 21             PASS the evidence 21
+  play Ben 9 blocked Cleo=X1 target Dan revealed 4   blocking mode
+skip [PLAYER]                                   a final turn passed
+end Ana=41 Ben=                                 the incriminating cards each player kept
+any event as YAML, e.g.  fact: {player: Ben, lacks: odd}"""
+
+
+class Posterior:
+    """What the filter says about the current round, in the players' terms."""
+
+    def __init__(self, log: Log, rnd: Round, belief: Belief):
+        self.log, self.round, self.belief = log, rnd, belief
+        self.opponents = [p for p in log.players if p != log.me]
+
+    def incriminating(self, card: str) -> dict[str, Fraction]:
+        """Where an incriminating card is: a hidden place (with its chance), or a known one."""
+        rnd = self.round
+        if card in rnd.my_hand:
+            return {self.log.me: Fraction(1)}
+        for player, cards in rnd.front.items():
+            if card in cards:
+                return {f"front ({player})": Fraction(1)}
+        if card not in self.belief.class_of:
+            return {}  # scored at the end of the round
+        return self.belief.where(card)
+
+    def requirements(self) -> list[rules.Requirement]:
+        return self.log.deck.requirements()
+
+    def holds(self, player: str, requirement: rules.Requirement) -> Fraction:
+        """The chance that `player` holds a card meeting `requirement` now."""
+        if self.round.hand_size[player] == 0:
+            return Fraction(0)
+        return self.belief.holds_meeting(player, requirement)
+
+    def known(self) -> dict[str, list[str]]:
+        """The cards I know are in each opponent's hand."""
+        found: dict[str, list[str]] = {p: [] for p in self.opponents}
+        for card, player in self.round.known.items():
+            found[player].append(card)
+        return found
+
+
+class Suspeicao:
+    """Sleuth's interface to Suspeição (RULINGS.md §4)."""
+
+    name = GAME
+    title = "Suspeição"
+    session_help = SESSION_HELP
+    _last: tuple | None = None  # (setup signature, steps, belief) of the last round tracked
+
+    def describe(self) -> dict:
+        deck = rules.load_deck()
+        return {
+            "game": self.name,
+            "title": self.title,
+            "deck": "a MODEL of the 56 evidence cards (1-50, X1-X6); replace it with --deck",
+            "rulings": [
+                "EXCHANGE: a random card taken, one of the actor's earlier cards given",
+                "TAKE: a random card of the target, seen by the actor and the target",
+                "refills: players left with one card or none first, then the actor",
+                f"a claim of none is a bluff with probability bluff_rate ({deck.bluff_rate})",
+                f"which qualifying card a target shows: force_reveal ({deck.options['force_reveal']})",
+            ],
+        }
+
+    def template(self) -> str:
+        return TEMPLATE
+
+    # -- the posterior -------------------------------------------------------------------------
+
+    def posterior(self, doc: Document, upto: int | None = None) -> Posterior:
+        log = parse(doc, upto, doc.events_key)
+        rnd = log.round
+        if rnd is None:
+            raise InputError(
+                "the log has no deal yet: start with 'deal: {incriminating: [...], hand: [...]}'"
+            )
+        return Posterior(log, rnd, self.track(log, rnd))
+
+    def track(self, log: Log, rnd: Round) -> Belief:
+        """The filter over the round. The last result is remembered: a session (or a bot) that
+        adds events to the same round only pays for the new steps."""
+        setup = rnd.setup
+        signature = (
+            tuple(setup.opponents),
+            setup.hand_size,
+            setup.pile,
+            tuple(setup.hidden),
+            tuple(setup.incriminating),
+            log.deck.bluff_rate,
+            tuple(sorted(log.deck.options.items())),
+        )
+        steps = list(setup.steps)
+        cached = self._last
+        try:
+            if cached and cached[0] == signature and steps[: len(cached[1])] == cached[1]:
+                belief, done = cached[2].copy(), len(cached[1])
+            else:
+                belief, done = track(setup, log.deck, []), 0
+            for step in steps[done:]:
+                belief.apply(step)
+                if belief.worlds == 0:
+                    raise Impossible(step.event)
+        except Impossible as impossible:
+            raise conflict(rnd, impossible.event) from None
+        self._last = (signature, steps, belief.copy())
+        return belief
+
+    def solve(self, doc: Document, upto: int | None = None) -> Report:
+        return self.report(self.posterior(doc, upto))
+
+    def report(self, post: Posterior) -> Report:
+        log, rnd, belief = post.log, post.round, post.belief
+        incriminating = {
+            card: {place: probability(p) for place, p in post.incriminating(card).items()}
+            for card in rnd.incriminating
+        }
+        requirements = post.requirements()
+        holds = {
+            player: {r.text: probability(post.holds(player, r)) for r in requirements}
+            for player in post.opponents
+        }
+        lines = [
+            f"round {rnd.number}: {belief.worlds:,} hidden worlds from {log.me}'s seat; "
+            + (f"{rnd.turn}'s turn" if not rnd.over else "the round is over")
+            + (
+                f" (final turns: {rnd.detective} has the detective card)"
+                if rnd.final_turns and not rnd.over
+                else ""
+            )
+        ]
+        for card, where in incriminating.items():
+            sure = [place for place, p in where.items() if p == 1]
+            if sure:
+                lines.append(f"evidence {card}: {sure[0]}")
+        data = {
+            "game": self.name,
+            "consistent": True,
+            "events": log.events,
+            "worlds": belief.worlds,
+            "round": rnd.number,
+            "me": log.me,
+            "my_hand": sorted(rnd.my_hand, key=_card_order),
+            "turn": None if rnd.over else rnd.turn,
+            "detective": rnd.detective,
+            "hand_size": dict(rnd.hand_size),
+            "pile": rnd.pile,
+            "front": {p: list(cards) for p, cards in rnd.front.items()},
+            "known": post.known(),
+            "scores": dict(log.scores),
+            "incriminating": incriminating,
+            "requirements": holds,
+        }
+        places = [*post.opponents, PILE]
+        evidence_rows = []
+        for card, where in incriminating.items():
+            known = [p for p in where if p not in places]
+            evidence_rows.append(
+                [card]
+                + [f"{where[p]:.3f}" if where.get(p) else "·" for p in places]
+                + [", ".join(known)]
+            )
+        tables = [
+            Table("Where each incriminating card is", ["card", *places, "known"], evidence_rows),
+            Table(
+                "Chance each opponent holds a card meeting each FORCE requirement",
+                ["requirement", *(f"{p} ({rnd.hand_size[p]})" for p in post.opponents)],
+                [
+                    [r.text] + [f"{holds[p][r.text]:.3f}" for p in post.opponents]
+                    for r in requirements
+                ],
+            ),
+            Table(
+                "Scores",
+                ["player", "points", "in front"],
+                [[p, str(log.scores[p]), fmt(rnd.front[p])] for p in log.players],
+            ),
+        ]
+        return Report(data, tables, lines)
+
+    def view(self, doc: Document) -> Report:
+        """The session's view: the posterior, or what to type first while there is no deal."""
+        log = parse(doc, None, doc.events_key)
+        if log.round is None:
+            return Report(
+                {"game": self.name, "events": log.events},
+                lines=[
+                    f"players {', '.join(log.players)}; from {log.me}'s seat; "
+                    "next: deal 7 21 33 41 hand 2 15 40 X1"
+                ],
+            )
+        return self.solve(doc)
+
+    def replay(self, doc: Document) -> Report:
+        log = parse(doc, None, doc.events_key)
+        raw = doc.events(doc.events_key)
+        rows: list[list[str]] = []
+        history: list[dict] = []
+        ends = [r.deal_event - 1 for r in log.rounds[1:]] + [log.events]
+        for rnd, end in zip(log.rounds, ends, strict=True):
+            for event, belief in self.beliefs(log, rnd, end):
+                likely = {}
+                for card in rnd.incriminating:
+                    if card in belief.class_of:
+                        place, p = max(belief.where(card).items(), key=lambda item: item[1])
+                        likely[card] = {"place": place, "p": probability(p)}
+                rows.append(
+                    [str(event), describe_event(raw[event - 1]), f"{belief.worlds:,}"]
+                    + [
+                        f"{likely[c]['place']} ({likely[c]['p']:.2f})" if c in likely else "seen"
+                        for c in rnd.incriminating
+                    ]
+                )
+                history.append(
+                    {
+                        "event": event,
+                        "round": rnd.number,
+                        "worlds": belief.worlds,
+                        "likeliest": likely,
+                    }
+                )
+        table = Table(
+            "Likeliest place of each incriminating card, event by event",
+            ["#", "event", "worlds", *(log.round.incriminating if log.round else [])],
+            rows,
+        )
+        data = {"game": self.name, "consistent": True, "events": log.events, "history": history}
+        return Report(data, [table], [])
+
+    def beliefs(self, log: Log, rnd: Round, end: int) -> Iterator[tuple[int, Belief]]:
+        """The filter after each event of a round, from its deal to event `end`."""
+        belief = track(rnd.setup, log.deck, [])
+        steps = iter(rnd.setup.steps)
+        step = next(steps, None)
+        for event in range(rnd.deal_event, end + 1):
+            while step is not None and step.event == event:
+                belief.apply(step)
+                if belief.worlds == 0:
+                    raise conflict(rnd, event)
+                step = next(steps, None)
+            yield event, belief
+
+    # -- advice, puzzles, self-play ------------------------------------------------------------------
+
+    def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
+        from models.suspeicao.advice import suggest
+
+        return suggest(self, self.posterior(doc, upto))
+
+    def check(self, doc: Document) -> Report:
+        from models.suspeicao.puzzle import check
+
+        return check(self, doc)
+
+    def generate(
+        self,
+        rng: random.Random,
+        count: int,
+        difficulty: int | None = None,
+        progress: Callable[[], None] | None = None,
+        visible: int | None = None,
+    ) -> list[dict]:
+        from models.suspeicao.puzzle import generate
+
+        return generate(self, rng, count, difficulty, progress)
+
+    def simulate(
+        self,
+        rng: random.Random,
+        games: int,
+        progress: Callable[[], None] | None = None,
+        policy: str | None = None,
+    ) -> Report:
+        from models.suspeicao.selfplay import report
+
+        return report(self, rng, games, progress, policy)
+
+    def parse_line(self, text: str) -> dict:
+        return parse_line(text)
+
+
+def _card_order(card: str) -> tuple[int, str]:
+    return (0, f"{int(card):03d}") if card.isdigit() else (1, card)
+
+
+def conflict(rnd: Round, event: int) -> Contradiction:
+    """No hidden world is left after `event`."""
+    return Contradiction(
+        [rnd.deal_event, event] if event != rnd.deal_event else [event],
+        detail="no way to deal the hidden cards fits them all",
+    )
+
+
+def describe_event(event: object) -> str:
+    """A short one-line description of a raw event, for the replay table."""
+    if not isinstance(event, dict) or not event:
+        return "?"
+    kind, body = next(iter(event.items()))
+    if not isinstance(body, dict):
+        return str(kind)
+    parts = [f"{k}={v}" for k, v in body.items() if k not in ("drew",)]
+    return f"{kind} " + " ".join(parts)
+
+
+# -- the session's short forms ------------------------------------------------------------------------
+
+PLAY_KEYS = (
+    "target", "revealed", "none", "polygraph", "returned", "took", "gave", "bought",
+    "evidence", "blocked", "accused", "drew", "card",
+)  # fmt: skip
+LIST_KEYS = ("drew",)
+
+
+def _card_like(word: str) -> bool:
+    return word.isdigit() or re.fullmatch(r"[Xx]\d+", word) is not None
+
+
+def _value(word: str) -> int | str | bool:
+    if word.isdigit():
+        return int(word)
+    if word.lower() in ("true", "false"):
+        return word.lower() == "true"
+    return word
+
+
+def parse_line(text: str) -> dict:
+    """One log event from a line typed in the session (see SESSION_HELP), or YAML."""
+    if ":" in text:
+        event = yaml.safe_load(text)
+        if not isinstance(event, dict) or len(event) != 1:
+            raise InputError("a YAML event is one mapping, e.g. play: {by: Ben, card: 9}")
+        return event
+    words = shlex.split(text)
+    if not words:
+        raise InputError("empty line")
+    kind, rest = words[0].lower(), words[1:]
+    if kind == "deal":
+        return {"deal": _deal_words(rest)}
+    if kind in ("play", *(a.lower() for a in rules.ACTIONS)):
+        return {kind: _play_words(rest)}
+    if kind == "skip":
+        return {"skip": {"by": rest[0]} if rest else {}}
+    if kind == "end":
+        kept = {}
+        for word in rest:
+            name, _, cards = word.partition("=")
+            kept[name] = [_value(c) for c in cards.split(",") if c]
+        return {"end": kept}
+    if kind in EVENT_KINDS:
+        raise InputError(f"usage of {kind}: see 'help', or type the event as YAML")
+    hint = NameSet("command", [*EVENT_KINDS]).suggestion(kind)
+    raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def _deal_words(words: list[str]) -> dict:
+    body: dict = {"incriminating": []}
+    key = "incriminating"
+    for word in words:
+        if word.lower() in ("hand", "first"):
+            key = word.lower()
+            body[key] = []
+        else:
+            body[key].append(_value(word))
+    if "first" in body:
+        if len(body["first"]) != 1:
+            raise InputError("usage: deal 7 21 33 41 hand 2 15 40 X1 first Ben")
+        body["first"] = body["first"][0]
+    return body
+
+
+def _play_words(words: list[str]) -> dict:
+    """`play [PLAYER] CARD [key value ...]`: each key takes the next word (drew: the rest until
+    the next key); `none` alone means none: true; `blocked P=X1 Q=X2` a mapping."""
+    body: dict = {}
+    if len(words) > 1 and not _card_like(words[0]) and words[0] not in PLAY_KEYS:
+        body["by"] = words.pop(0)
+    if not words:
+        raise InputError("usage: play [PLAYER] CARD [key value ...]")
+    body["card"] = _value(words.pop(0))
+    key = None
+    for word in words:
+        if word in PLAY_KEYS:
+            key = word
+            if key == "none":
+                body["none"] = True
+                key = None
+            elif key in LIST_KEYS:
+                body[key] = []
+            elif key == "blocked":
+                body[key] = {}
+            continue
+        if key is None:
+            hint = NameSet("key", PLAY_KEYS).suggestion(word)
+            raise InputError(f"expected an outcome key before {word!r}{hint}")
+        if key == "blocked":
+            name, _, card = word.partition("=")
+            body[key][name] = _value(card)
+        elif key in LIST_KEYS:
+            body[key].append(_value(word))
+        else:
+            body[key] = _value(word)
+            key = None
+    return body
+
+
+GAME_OBJECT = Suspeicao()

@@ -1,0 +1,213 @@
+"""Suspeição end to end through the Typer app: solve, replay, suggest, check, generate, new, bad
+input and contradictions. Probabilities are checked against values worked out by hand
+(hypergeometric draws from the unseen cards)."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from cli.app import app
+from models.suspeicao.rules import load_deck, requirement
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "suspeicao"
+runner = CliRunner()
+DECK = load_deck()
+USED = DECK.for_players(3)  # 47 cards
+
+DEAL = {"deal": {"incriminating": [7, 21, 33, 41], "hand": [2, 15, 40, "X1"], "first": "Ana"}}
+
+
+def game(*events: dict, **header) -> dict:
+    return {"game": "suspeicao", "players": ["Ana", "Ben", "Cleo"], "me": "Ana", **header,
+            "events": [DEAL, *events]}  # fmt: skip
+
+
+def invoke(*args: object):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def write(path: Path, data: dict) -> Path:
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def solve(tmp_path: Path, data: dict, command: str = "solve", exit_code: int = 0) -> dict:
+    result = invoke(command, write(tmp_path / "log.yaml", data), "--json")
+    assert result.exit_code == exit_code, (result.stdout, result.stderr)
+    assert "Traceback" not in result.output
+    return json.loads(result.stdout)
+
+
+def error_line(tmp_path: Path, data: dict, exit_code: int) -> str:
+    result = invoke("solve", write(tmp_path / "log.yaml", data))
+    assert result.exit_code == exit_code, (result.stdout, result.stderr)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def p(value: Fraction) -> float:
+    return round(float(value), 6)
+
+
+def test_after_the_deal_each_hidden_card_is_a_uniform_draw(tmp_path):
+    data = solve(tmp_path, game())
+    # 43 unseen cards: Ben 4, Cleo 4, the pile 35
+    for card in ("7", "21", "33", "41"):
+        assert data["incriminating"][card] == {
+            "Ben": p(Fraction(4, 43)),
+            "Cleo": p(Fraction(4, 43)),
+            "pile": p(Fraction(35, 43)),
+        }
+    mine = {"2", "15", "40", "X1"}
+    for text in ("odd", "1-17", "CLUE", "35-50"):
+        req = requirement(text)
+        meeting = sum(1 for c in USED if c.name not in mine and req.met_by(c))
+        expected = 1 - Fraction(math.comb(43 - meeting, 4), math.comb(43, 4))
+        assert data["requirements"]["Ben"][text] == p(expected)
+    assert data["worlds"] == 1 and data["turn"] == "Ana"
+
+
+def test_a_claim_of_none_with_bluff_rate_zero_rules_the_requirement_out(tmp_path):
+    log = game(
+        {"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5]}},
+        {"play": {"by": "Ben", "card": 8, "target": "Cleo", "none": True, "polygraph": 22}},
+        options={"bluff_rate": 0},
+    )
+    data = solve(tmp_path, log)
+    assert data["requirements"]["Cleo"]["1-17"] == 0.0  # claimed none, and never a bluff
+    assert "Cleo" not in data["incriminating"]["7"]  # 7 meets 1-17
+    assert data["incriminating"]["33"]["Cleo"] > 0  # 33 does not
+
+
+def test_the_template_is_a_consistent_log_and_scores_it(tmp_path):
+    result = invoke("new", "suspeicao")
+    assert result.exit_code == 0
+    path = tmp_path / "new.yaml"
+    path.write_text(result.stdout, encoding="utf-8")
+    out = invoke("solve", path, "--json")
+    assert out.exit_code == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["scores"] == {"Ana": 1, "Ben": 0, "Cleo": 0}
+    assert data["front"]["Cleo"] == ["21"]
+    assert data["incriminating"]["21"] == {"front (Cleo)": 1.0}
+    assert data["hand_size"] == {"Ana": 3, "Ben": 4, "Cleo": 3}
+    assert abs(sum(data["incriminating"]["7"].values()) - 1) < 1e-5
+
+
+@pytest.mark.parametrize(
+    ("event", "message"),
+    [
+        ({"play": {"card": 99}}, "did you mean"),
+        ({"play": {"card": 45}}, "5-6 player icon"),
+        ({"play": {"by": "Ben", "card": 9}}, "it is Ana's turn"),
+        ({"play": {"card": 2, "target": "Bem", "revealed": 13}}, "did you mean 'Ben'"),
+        ({"play": {"card": 2, "target": "Ben"}}, "revealed"),
+        ({"play": {"card": 2, "target": "Ana", "revealed": 13}}, "cannot target themselves"),
+        ({"reveal": {"card": 15}}, "not REVEAL"),
+        ({"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5, 6]}}, "draws no more"),
+        ({"play": {"card": 2, "target": "Ben", "revealed": 13}}, "drew"),
+        ({"play": {"card": 15}}, "bought"),
+        ({"play": {"card": 2, "target": "Ben", "revealed": 2}}, "face up"),
+    ],
+)
+def test_bad_events_get_one_line_naming_the_event(tmp_path, event, message):
+    line = error_line(tmp_path, game(event), 2)
+    assert "event 2" in line and message in line, line
+
+
+def test_a_card_in_my_hand_played_by_another_player_is_a_contradiction(tmp_path):
+    log = game(
+        {"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5]}},
+        {"play": {"by": "Ben", "card": 15}},
+    )
+    line = error_line(tmp_path, log, 1)
+    assert "events 1 and 3" in line and "Ana's hand" in line
+
+
+def test_force_with_a_card_that_does_not_qualify_is_refused(tmp_path):
+    log = game(
+        {"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5]}},
+        {"play": {"by": "Ben", "card": 8, "target": "Cleo", "revealed": 30}},
+    )
+    assert "does not meet the requirement 1-17" in error_line(tmp_path, log, 2)
+
+
+def test_a_caught_lie_with_bluff_rate_zero_is_a_contradiction(tmp_path):
+    log = game(
+        {"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5]}},
+        {"play": {"by": "Ben", "card": 8, "target": "Cleo", "none": True, "polygraph": 3}},
+        options={"bluff_rate": 0},
+    )
+    assert "bluff_rate is 0" in error_line(tmp_path, log, 1)
+
+
+def test_suggest_values_each_play_exactly(tmp_path):
+    log = game()
+    data = solve(tmp_path, log, "suggest")
+    by_play = {(d["card"], d["target"]): d for d in data["plays"]}
+    # REVEAL on Ben: a random card of Ben's 4, each unseen incriminating card there w.p. 4/43
+    reveal = by_play[("2", "Ben")]
+    assert reveal["p_reveal_evidence"] == p(Fraction(4 * 4, 43 * 4))
+    assert reveal["expected_points"] == reveal["p_reveal_evidence"]
+    buy = by_play[("X1", None)]  # X1 is a BUY card: a random pile card
+    assert buy["p_gain_evidence"] == p(Fraction(4 * 35, 43 * 35))
+    assert data["plays"][0]["expected_points"] == max(d["expected_points"] for d in data["plays"])
+
+
+def test_suggest_says_to_keep_the_least_exposed_incriminating_card(tmp_path):
+    log = game()
+    log["events"][0] = {"deal": {"incriminating": [7, 21, 33, 41], "hand": [7, 41, 40, "X1"]}}
+    data = solve(tmp_path, log, "suggest")
+    keep = [k["card"] for k in data["keep"]]
+    assert sorted(keep) == ["41", "7"]
+    incriminating = [d for d in data["plays"] if d["card"] in ("7", "41")]
+    assert all(d["expected_points"] == -1.0 for d in incriminating)
+
+
+def test_replay_has_one_row_per_event(tmp_path):
+    result = invoke("new", "suspeicao")
+    path = tmp_path / "new.yaml"
+    path.write_text(result.stdout, encoding="utf-8")
+    data = json.loads(invoke("replay", path, "--json").stdout)
+    assert [h["event"] for h in data["history"]] == list(range(1, 10))
+    assert all(h["worlds"] >= 1 for h in data["history"])
+
+
+def puzzle(*clues: dict, answer: str | None = None) -> dict:
+    body: dict = {"given": [DEAL, *clues], "question": {"holder": 7}}
+    if answer is not None:
+        body["answer"] = answer
+    return {"game": "suspeicao", "players": ["Ana", "Ben", "Cleo"], "me": "Ana", "puzzle": body}
+
+
+def test_check_finds_the_unique_holder_and_the_redundant_clue(tmp_path):
+    # 7 is odd, in 1-17 and a CLUE: Ben and Cleo both lacking odd cards puts it in the pile
+    data = solve(
+        tmp_path,
+        puzzle(
+            {"fact": {"player": "Ben", "lacks": "odd"}},
+            {"fact": {"player": "Cleo", "lacks": "1-17"}},
+            {"fact": {"player": "Cleo", "lacks": "odd"}},
+            answer="pile",
+        ),
+        "check",
+    )
+    assert data["unique"] and data["answer"] == "pile" and data["answer_matches"]
+    assert data["redundant"] == [2, 3] and len(data["minimal"]) == 2
+
+
+def test_check_shows_two_answers_when_not_unique(tmp_path):
+    data = solve(
+        tmp_path, puzzle({"fact": {"player": "Ben", "lacks": "odd"}}), "check", exit_code=1
+    )
+    assert not data["unique"] and data["answers"] == ["Cleo", "pile"]

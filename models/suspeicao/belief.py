@@ -39,10 +39,30 @@ from models.suspeicao.steps import (
     Step,
     Swap,
 )
-from solver.hidden_cards import HiddenCards, _over, _times, group_sums, key_multipliers
+from solver.errors import InputError
+from solver.hidden_cards import (
+    HiddenCards,
+    _over,
+    _times,
+    by_value,
+    cells,
+    group_sums,
+    key_multipliers,
+    kinds_and_rows,
+)
 
 POOL = 0
+CAP = 30_000  # more hidden worlds than this: the oldest FORCE evidence is set aside (see track)
+EXPANSION = 400_000  # a split would list more candidate worlds than this: too big
 COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)
+
+
+class TooBig(Exception):
+    """Tracking every piece of evidence exactly would need too many hidden worlds."""
+
+    def __init__(self, event: int = 0):
+        super().__init__(event)
+        self.event = event
 
 
 class Impossible(Exception):
@@ -71,6 +91,8 @@ def hypergeometric(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, n
         low = np.maximum(0, left - later[rows, heap + 1])
         high = np.minimum(n[rows, heap], left)
         width = np.maximum(high - low + 1, 0)
+        if int(width.sum()) > EXPANSION:
+            raise TooBig()
         parent = np.repeat(np.arange(len(rows)), width)
         offset = np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
         picked = low[parent] + offset
@@ -92,6 +114,7 @@ class Belief(HiddenCards):
         self.column = {p: i + 1 for i, p in enumerate(setup.opponents)}
         self.pooled = {**dict.fromkeys(setup.opponents, setup.hand_size), PILE: setup.pile}
         self.explicit = dict.fromkeys(setup.opponents, 0)
+        self.set_aside: frozenset[int] = frozenset()  # events whose FORCE evidence is not used
         alone = [{c} for c in setup.hidden if c in self.incriminating]
         rest = {c for c in setup.hidden if c not in self.incriminating}
         self.members: list[set[str]] = alone + ([rest] if rest else [])
@@ -178,36 +201,48 @@ class Belief(HiddenCards):
         self.keys = self._keys(self.counts)
         self._sort()
 
-    def _source(self, place: str, k: int) -> int:
-        """The column a card of class `k` leaving `place` comes from (resolving a mixed hand whose
-        card could come from either part)."""
+    def _pick(self, place: str, card: str) -> None:
+        """Weigh each world by the chance that `card` is in `place`, and take it out."""
+        k = self.class_of[card]
+        column = self.column.get(place, POOL)
         if place == PILE or self.explicit[place] == 0:
-            return POOL
-        column = self.column[place]
-        if self.pooled[place] == 0:
-            return column
-        if not self.counts[:, column, k].any():
-            return POOL
-        self.resolve(place)
-        return column
-
-    def _taken(self, place: str, source: int) -> None:
+            source = POOL
+        elif self.pooled[place] == 0:
+            source = column
+        elif not self.counts[:, column, k].any():
+            source = POOL
+        else:
+            self._pick_mixed(place, k)
+            self._forget(card)
+            return
+        n = self.counts[:, source, k]
+        self._keep(n > 0, n.astype(np.int64))
+        self._shift(source, k, -1)
         if source == POOL:
             self.pooled[place] -= 1
         else:
             self.explicit[place] -= 1
-
-    def _pick(self, place: str, card: str) -> int:
-        """Weigh each world by the chance that `card` is in `place`, and take it out of its class.
-        Returns the column it came from."""
-        k = self.class_of[card]
-        source = self._source(place, k)
-        n = self.counts[:, source, k]
-        self._keep(n > 0, n.astype(np.int64))
-        self._shift(source, k, -1)
-        self._taken(place, source)
         self._forget(card)
-        return source
+
+    def _pick_mixed(self, place: str, k: int) -> None:
+        """A card of class `k` leaves a hand with both explicit cards and pooled slots. It was
+        explicit (chance ∝ the explicit count) or in a pooled slot (∝ the pool count × slots).
+        So that every world keeps the same numbers of explicit and pooled slots, a world where it
+        was explicit draws one pooled slot's class from the pool (exact: a uniform pool card)."""
+        column, slots, classes = self.column[place], self.pooled[place], self.classes
+        pool = self.counts[:, POOL, :].astype(np.int64)
+        table = np.empty((len(pool), classes + 1), dtype=np.int64)
+        table[:, :classes] = self.counts[:, column, k].astype(np.int64)[:, None] * pool
+        table[:, classes] = pool[:, k] * slots
+        every = np.arange(classes)
+        changes = self._changes(classes + 1)
+        changes[every, column, k] -= 1
+        changes[every, POOL, every] -= 1
+        changes[every, column, every] += 1
+        changes[classes, POOL, k] -= 1
+        kinds, rows = kinds_and_rows(by_value(table))
+        self._spawn(rows, kinds, changes, cells(table, rows, kinds))
+        self.pooled[place] -= 1
 
     # -- steps -----------------------------------------------------------------------------------
 
@@ -223,6 +258,9 @@ class Belief(HiddenCards):
             self.hidden(step.source, step.target)
         elif isinstance(step, Swap):
             self.exchange(step.first, step.second)
+        elif isinstance(step, Force) and step.event in self.set_aside:
+            if step.revealed is not None:  # only what is certain: the card was in the hand
+                self._pick(step.place, step.revealed)
         elif isinstance(step, Force):
             self.force(step.place, requirement(step.requirement), step.revealed)
         elif isinstance(step, Fact):
@@ -347,11 +385,57 @@ class Belief(HiddenCards):
         return 1 - none / self.total()
 
 
-def track(setup: Setup, deck: Deck, steps: list[Step] | None = None) -> Belief:
-    """The filter after the round's steps; Impossible names the first event no world survives."""
-    belief = Belief(setup, deck)
-    for step in setup.steps if steps is None else steps:
-        belief.apply(step)
+def run(belief: Belief, steps: list[Step], cap: int = CAP) -> None:
+    """Apply `steps`; Impossible names the first event no world survives, TooBig the first
+    after which there are more than `cap` worlds."""
+    for step in steps:
+        try:
+            belief.apply(step)
+        except TooBig:
+            raise TooBig(step.event) from None
         if belief.worlds == 0:
             raise Impossible(step.event)
-    return belief
+        if belief.worlds > cap:
+            raise TooBig(step.event)
+
+
+def track(
+    setup: Setup,
+    deck: Deck,
+    steps: list[Step] | None = None,
+    set_aside: frozenset[int] = frozenset(),
+    cap: int = CAP,
+) -> Belief:
+    """The filter after the round's steps. When exact tracking of every piece of evidence would
+    need more than `cap` worlds, the evidence of the oldest FORCE still used is set aside (its
+    answer's likelihood; a revealed card still left that hand) and the round is tracked again:
+    the result is then the exact posterior given the evidence kept, which never rules out the
+    truth. `belief.set_aside` lists those events."""
+    steps = setup.steps if steps is None else steps
+    aside = set(set_aside)
+    belief = Belief(setup, deck)
+    belief.set_aside = frozenset(aside)
+    start = 0
+    before: dict[int, tuple[int, Belief]] = {}  # FORCE event -> (its step, the belief before it)
+    while True:
+        try:
+            for index in range(start, len(steps)):
+                step = steps[index]
+                if isinstance(step, Force) and step.event not in before:
+                    before[step.event] = (index, belief.copy())
+                run(belief, [step], cap)
+            return belief
+        except TooBig as big:
+            kept = [e for e in before if e not in aside and e <= big.event]
+            if not kept:
+                raise InputError(
+                    f"event {big.event}: the hidden world is too large to track exactly "
+                    f"(over {cap:,} states) even without FORCE evidence"
+                ) from None
+            oldest = min(kept)
+            aside.add(oldest)
+            # the run up to that FORCE does not change: go on from just before it
+            start, saved = before[oldest]
+            belief = saved.copy()
+            belief.set_aside = frozenset(aside)
+            before = {e: v for e, v in before.items() if v[0] <= start}

@@ -11,7 +11,7 @@ from fractions import Fraction
 import yaml
 
 from models.suspeicao import rules
-from models.suspeicao.belief import Belief, Impossible, track
+from models.suspeicao.belief import Belief, Impossible, TooBig, run, track
 from models.suspeicao.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.suspeicao.steps import PILE
 from models.suspeicao.template import TEMPLATE
@@ -125,13 +125,13 @@ class Suspeicao:
         cached = self._last
         try:
             if cached and cached[0] == signature and steps[: len(cached[1])] == cached[1]:
-                belief, done = cached[2].copy(), len(cached[1])
+                belief = cached[2].copy()
+                try:
+                    run(belief, steps[len(cached[1]) :])
+                except TooBig:
+                    belief = track(setup, log.deck, steps, belief.set_aside)
             else:
-                belief, done = track(setup, log.deck, []), 0
-            for step in steps[done:]:
-                belief.apply(step)
-                if belief.worlds == 0:
-                    raise Impossible(step.event)
+                belief = track(setup, log.deck, steps)
         except Impossible as impossible:
             raise conflict(rnd, impossible.event) from None
         self._last = (signature, steps, belief.copy())
@@ -160,6 +160,11 @@ class Suspeicao:
                 else ""
             )
         ]
+        if belief.set_aside:
+            lines.append(
+                f"the FORCE answers of events {fmt(sorted(belief.set_aside))} are set aside (tracking "
+                "them exactly needs too many hidden worlds): the chances are exact given the rest"
+            )
         for card, where in incriminating.items():
             sure = [place for place, p in where.items() if p == 1]
             if sure:
@@ -169,6 +174,7 @@ class Suspeicao:
             "consistent": True,
             "events": log.events,
             "worlds": belief.worlds,
+            "set_aside": sorted(belief.set_aside),
             "round": rnd.number,
             "me": log.me,
             "my_hand": sorted(rnd.my_hand, key=_card_order),
@@ -260,7 +266,13 @@ class Suspeicao:
 
     def beliefs(self, log: Log, rnd: Round, end: int) -> Iterator[tuple[int, Belief]]:
         """The filter after each event of a round, from its deal to event `end`."""
-        belief = track(rnd.setup, log.deck, [])
+        aside = (
+            self.track(log, rnd).set_aside
+            if rnd is log.round
+            else track(rnd.setup, log.deck).set_aside
+        )
+        belief = Belief(rnd.setup, log.deck)
+        belief.set_aside = aside
         steps = iter(rnd.setup.steps)
         step = next(steps, None)
         for event in range(rnd.deal_event, end + 1):

@@ -211,6 +211,12 @@ class _Reader:
         rnd.my_hand_event = self.number
         rnd.known.pop(card, None)
 
+    def unsure(self, holder: str) -> None:
+        """A random card of `holder` left unseen: the cards I knew there may have gone."""
+        known = self.round.known
+        for card in [c for c, place in known.items() if place == holder]:
+            del known[card]
+
     def order(self, card: str) -> int:
         return self.cards.names.index(card)
 
@@ -249,6 +255,7 @@ class _Reader:
         rnd = self.round
         if card is None:
             self.step(Hidden(self.number, giver, receiver))
+            self.unsure(giver)
             self.shrink(giver)
         elif giver == self.me:
             self.take_mine(card)
@@ -568,10 +575,16 @@ class _Reader:
         self.to_public(target, tested.name, actor)
 
     def do_exchange(self, actor: str, target: str, card: Card, body: dict) -> None:
+        if self.round.hand_size[actor] == 0:  # nothing left to give: the actor only takes
+            self.refuse(body, ("gave",), f"{actor} has no card left to give")
+            self.do_take(actor, target, card, body)
+            return
         took = self.private(body, "took", (actor, target))
         gave = self.private(body, "gave", (actor, target))
         if took is None or gave is None:
             self.step(Swap(self.number, actor, target))
+            self.unsure(actor)
+            self.unsure(target)
             return
         taken, given = self.card(took).name, self.card(gave).name
         if taken == given:
@@ -608,17 +621,25 @@ class _Reader:
                     raise InputError(f"card {c} is not incriminating this round")
         if self.me not in kept:
             kept[self.me] = sorted(c for c in rnd.my_hand if c in rnd.incriminating)
+        # Kept evidence is shown but stays in hand; the rest not face up is in the pile.
         for player, cards in kept.items():
             for c in cards:
-                self.leave(player, c)
+                if player == self.me:
+                    if c not in rnd.my_hand:
+                        self.take_mine(c)  # raises: not in my hand
+                elif rnd.known.get(c) != player:
+                    self.check_hidden(player, c)
+                    self.step(Isolate(self.number, player, c))
+                    rnd.known[c] = player
         shown = {c for cards in kept.values() for c in cards}
         for c in rnd.incriminating:
             if c not in shown and self.public_place(c) is None:
                 if c in rnd.my_hand:
                     raise Contradiction(
-                        [rnd.my_hand_event, self.number], detail=f"{self.me} holds {c}"
+                        [rnd.got.get(c, rnd.deal_event), self.number], detail=f"{self.me} holds {c}"
                     )
-                self.leave(PILE, c)
+                self.check_hidden(PILE, c)
+                self.step(Leave(self.number, PILE, c))
         for player in self.log.players:
             self.log.scores[player] += 2 * len(kept.get(player, [])) - len(rnd.front[player])
         rnd.ended = True

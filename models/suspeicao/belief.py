@@ -130,6 +130,25 @@ class Belief(HiddenCards):
         other.pooled, other.explicit = dict(self.pooled), dict(self.explicit)
         return other
 
+    def focus(self, place: str) -> Belief:
+        """A copy that keeps only what a question about `place` needs: the pool, that hand, and
+        every other hand's explicit cards added together (exact for `place`: a class's split
+        over several hands, added up, is its split over their union). Worlds that then agree
+        merge, so the copy is often much smaller."""
+        other = self.copy()
+        column = self.column[place]
+        rest = [c for p, c in self.column.items() if p != place]
+        counts = np.zeros((len(self.counts), 3, self.classes), dtype=np.int8)
+        counts[:, POOL] = self.counts[:, POOL]
+        counts[:, 1] = self.counts[:, column]
+        counts[:, 2] = self.counts[:, rest].sum(axis=1)
+        other.counts = counts
+        other.places = 3
+        other.column = {p: 1 if p == place else 2 for p in self.column}
+        other.explicit = {p: n if p == place else 0 for p, n in self.explicit.items()}
+        other._rekey()
+        return other
+
     # -- classes ---------------------------------------------------------------------------------
 
     def _rekey(self) -> None:

@@ -133,7 +133,7 @@ class Suspeicao:
             else:
                 belief = track(setup, log.deck, steps)
         except Impossible as impossible:
-            raise conflict(rnd, impossible.event) from None
+            raise conflict(log, rnd, impossible.event) from None
         self._last = (signature, steps, belief.copy())
         return belief
 
@@ -279,7 +279,7 @@ class Suspeicao:
             while step is not None and step.event == event:
                 belief.apply(step)
                 if belief.worlds == 0:
-                    raise conflict(rnd, event)
+                    raise conflict(log, rnd, event)
                 step = next(steps, None)
             yield event, belief
 
@@ -326,12 +326,14 @@ def _card_order(card: str) -> tuple[int, str]:
     return (0, f"{int(card):03d}") if card.isdigit() else (1, card)
 
 
-def conflict(rnd: Round, event: int) -> Contradiction:
-    """No hidden world is left after `event`."""
-    return Contradiction(
-        [rnd.deal_event, event] if event != rnd.deal_event else [event],
-        detail="no way to deal the hidden cards fits them all",
-    )
+def conflict(log: Log, rnd: Round, event: int) -> Contradiction:
+    """No hidden world is left after `event`: CP-SAT names a minimal set of events whose
+    statements cannot all hold (the deal and the turns' structure always do)."""
+    from models.suspeicao.knowledge import conflict as conflicting
+
+    steps = [s for s in rnd.setup.steps if s.event <= event]
+    events = conflicting(rnd.setup, steps, log.deck) or [event]
+    return Contradiction(sorted(events), detail="no way to deal the hidden cards fits them all")
 
 
 def describe_event(event: object) -> str:

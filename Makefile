@@ -18,6 +18,7 @@ demo: $(STAMP)
 	$(BIN)/sleuth check examples/three-of-a-crime/puzzle-deep.yaml
 	$(BIN)/sleuth solve examples/six-suspects/worked-check.yaml
 	$(BIN)/sleuth solve examples/game-of-suspicion/round-3p.yaml
+	$(BIN)/sleuth solve examples/suspeicao/round-4p.yaml --upto 12
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -2,12 +2,13 @@
 
 import sys
 
-from bench import game_of_suspicion, six_suspects, three_of_a_crime
+from bench import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime
 
 BENCHES = {
     "three-of-a-crime": three_of_a_crime.main,
     "six-suspects": six_suspects.main,
     "game-of-suspicion": game_of_suspicion.main,
+    "suspeicao": suspeicao.main,
 }
 
 if __name__ == "__main__":

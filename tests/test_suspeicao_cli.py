@@ -211,3 +211,32 @@ def test_check_shows_two_answers_when_not_unique(tmp_path):
         tmp_path, puzzle({"fact": {"player": "Ben", "lacks": "odd"}}), "check", exit_code=1
     )
     assert not data["unique"] and data["answers"] == ["Cleo", "pile"]
+
+
+def test_the_session_takes_short_forms_undo_and_saves(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    sleuth = Path(sys.executable).with_name("sleuth")
+    command = [str(sleuth)] if sleuth.exists() else [sys.executable, "-m", "cli.app"]
+    log = tmp_path / "s.yaml"
+    typed = (
+        "players Ana Ben Cleo\nme Ana\ndeal 7 21 33 41 hand 2 15 40 X1\n"
+        "play 2 target Ben revealed 13 drew 5\n"
+        "play Ben 8 target Cleo none polygraph 22\nundo\n"
+        "play Ben 8 target Cleo revealed 3\n"
+        "play Cleo 1 target Ana none polygraph 40 returned 15\n"
+    )
+    done = subprocess.run(
+        [*command, "play", "suspeicao", "--log", str(log)],
+        input=typed, capture_output=True, text=True, timeout=60,
+        env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "removed event 3" in done.stdout
+    saved = yaml.safe_load(log.read_text())
+    assert saved["events"][2] == {"play": {"by": "Ben", "card": 8, "target": "Cleo", "revealed": 3}}
+    assert saved["events"][3]["play"]["returned"] == 15
+    assert len(saved["events"]) == 4

@@ -216,14 +216,21 @@ class Suspeicao:
         return Report(data, tables, lines)
 
     def view(self, doc: Document) -> Report:
-        """The session's view: the posterior, or what to type first while there is no deal."""
+        """The session's view: the posterior, or what to type next while the header or the deal
+        is missing (the header is checked as far as it goes)."""
+        players, me = doc.players()
+        if players is None or me is None:
+            if players is not None and len(players.names) not in rules.PLAYERS:
+                raise InputError("Suspeição needs 'players': a list of 3 to 6 names")
+            missing = "players NAME NAME NAME ..." if players is None else "me NAME"
+            return Report({"game": self.name, "events": 0}, lines=[f"next: {missing}"])
         log = parse(doc, None, doc.events_key)
         if log.round is None:
             return Report(
                 {"game": self.name, "events": log.events},
                 lines=[
                     f"players {', '.join(log.players)}; from {log.me}'s seat; "
-                    "next: deal 7 21 33 41 hand 2 15 40 X1"
+                    "next: deal 7 21 33 41 hand 2 15 40 X1 (the board's numbers, then my hand)"
                 ],
             )
         return self.solve(doc)

@@ -9,7 +9,10 @@ one place has probability 1.
 
 Difficulty is the size of the minimal clue set: 1 easy (up to 2 clues), 2 medium (3-4),
 3 hard (5 or more). `generate` deals a random round of 3 players and adds true facts about a
-random truth until the holder of one incriminating card is certain, then drops clues.
+random truth until the holder of one incriminating card is certain, then drops clues. Facts
+about hands can rule a hand out but never the 35-card pile, so a generated puzzle asks about a
+card that is in the pile, and the deduction is that neither opponent can hold it; hand-written
+puzzles may use any events (a FORCE, a polygraph...) and have any answer.
 """
 
 from __future__ import annotations
@@ -137,10 +140,15 @@ def check(game, doc: Document) -> Report:
     return Report(data, [], lines, exit_code=exit_code)
 
 
-def true_fact(rng: random.Random, truth: dict[str, set[str]], deck: rules.Deck) -> dict:
+def true_fact(
+    rng: random.Random, truth: dict[str, set[str]], deck: rules.Deck, subject: str
+) -> dict:
+    """A true fact about a random opponent's hand; most often about a requirement the subject
+    card meets (then a hand lacking it cannot hold the card)."""
     player = rng.choice(sorted(truth))
-    family = rng.choice(FAMILIES)
-    requirement = rules.requirement(rng.choice(family))
+    texts = [t for family in FAMILIES for t in family]
+    about = [t for t in texts if rules.requirement(t).met_by(deck.card(subject))]
+    requirement = rules.requirement(rng.choice(about if rng.random() < 0.7 else texts))
     has = any(requirement.met_by(deck.card(c)) for c in truth[player])
     return {"fact": {"player": player, "has" if has else "lacks": requirement.text}}
 
@@ -163,10 +171,11 @@ def generate(
             p: cards[i * deck.hand_size : (i + 1) * deck.hand_size] for i, p in enumerate(PLAYERS)
         }
         incriminating = rng.sample(numbers, 4)
-        hidden = [c for c in incriminating if c not in hands["Ana"]]
-        if not hidden:
+        # facts about hands can rule hands out, never the 35-card pile: ask about a card there
+        in_pile = [c for c in incriminating if not any(c in h for h in hands.values())]
+        if not in_pile:
             return None
-        subject = rng.choice(hidden)
+        subject = rng.choice(in_pile)
         deal = {
             "deal": {
                 "incriminating": [int(c) for c in incriminating],
@@ -186,7 +195,7 @@ def generate(
                 return []
 
         def clue(rng: random.Random, clues: list) -> dict:
-            return true_fact(rng, truth, deck)
+            return true_fact(rng, truth, deck, subject)
 
         made = puzzles.generate(rng, clue, places, max_clues=12)
         if made is None:

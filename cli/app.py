@@ -26,7 +26,8 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 DeckOption = Annotated[
     Path | None,
     typer.Option(
-        "--deck", help="A deck file replacing the game's (6 Suspects, Game of Suspicion)."
+        "--deck",
+        help="A deck file replacing the game's (6 Suspects, Game of Suspicion, Suspeição).",
     ),
 ]
 LogArgument = Annotated[Path, typer.Argument(help="A game log (YAML or JSON).", show_default=False)]
@@ -225,7 +226,7 @@ def simulate(
     policy: Annotated[
         str | None,
         typer.Option(
-            help="The player's policy, where a game has several (6 Suspects, Game of Suspicion: advice|random)."
+            help="The player's policy, where a game has several (6 Suspects, Game of Suspicion, Suspeição: advice|random)."
         ),
     ] = None,
     as_json: JsonOption = False,

@@ -85,7 +85,7 @@ def hypergeometric(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, n
     )
     rows = np.arange(worlds)
     left = np.full(worlds, total, dtype=np.int64)
-    parts: list[np.ndarray] = []
+    steps: list[tuple[np.ndarray, np.ndarray]] = []  # per heap: (parent row, cards picked)
     ways = np.ones(worlds, dtype=np.int64)
     for heap in range(heaps):
         low = np.maximum(0, left - later[rows, heap + 1])
@@ -96,10 +96,16 @@ def hypergeometric(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, n
         parent = np.repeat(np.arange(len(rows)), width)
         offset = np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
         picked = low[parent] + offset
-        parts = [part[parent] for part in parts] + [picked]
-        ways = _times(ways[parent], COMB[n[rows[parent], heap], picked])
+        steps.append((parent, picked))
+        heap_counts = n[:, heap][rows][parent]
+        ways = _times(ways[parent], np.take(COMB, heap_counts * COMB.shape[1] + picked))
         rows, left = rows[parent], left[parent] - picked
-    split = np.stack(parts, axis=1).astype(np.int8) if parts else np.zeros((len(rows), 0), np.int8)
+    split = np.zeros((len(rows), heaps), dtype=np.int8)
+    index = np.arange(len(rows))
+    for heap in range(heaps - 1, -1, -1):  # walk back from the final splits
+        parent, picked = steps[heap]
+        split[:, heap] = picked[index]
+        index = parent[index]
     return rows, split, ways
 
 
@@ -217,7 +223,11 @@ class Belief(HiddenCards):
         self.weights = _times(self.weights[rows], ways)
         self.pooled[place] = 0
         self.explicit[place] += slots
-        self.keys = self._keys(self.counts)
+        if self.multiplier is None:
+            self.keys = self._keys(self.counts)
+        else:  # each card moved adds its class's key step from the pool to the hand
+            step = (self.multiplier[column] - self.multiplier[POOL])[used]
+            self.keys = self.keys[rows] + split.astype(np.int64) @ step
         self._sort()
 
     def _pick(self, place: str, card: str) -> None:

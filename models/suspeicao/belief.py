@@ -308,17 +308,72 @@ class Belief(HiddenCards):
             self.pooled[source] -= 1
             self.pooled[target] += 1
             return
-        self.resolve(source)
-        self.move(self.column[source], self.column[target], None)
-        self.explicit[source] -= 1
+        self._give(source, self.column[target])
         self.explicit[target] += 1
 
+    def _give(self, place: str, to: int) -> None:
+        """A uniformly random card of `place` goes to column `to`, where its class is recorded."""
+        if self.explicit[place] == 0:  # a random pool card
+            self.move(POOL, to, None)
+            self.pooled[place] -= 1
+        elif self.pooled[place] == 0:
+            self.move(self.column[place], to, None)
+            self.explicit[place] -= 1
+        else:
+            self._give_mixed(place, to)
+
+    def _give_mixed(self, place: str, to: int) -> None:
+        """A random card of a hand with explicit cards and pooled slots goes to column `to`: an
+        explicit card of class k (chance ∝ its count), and then, so that every world keeps the
+        same numbers of explicit and pooled slots, one pooled slot's class is drawn from the
+        pool; or a pooled slot's card (chance ∝ slots, its class ∝ the pool's count)."""
+        column, slots, classes = self.column[place], self.pooled[place], self.classes
+        hand = self.counts[:, column, :].astype(np.int64)
+        pool = self.counts[:, POOL, :].astype(np.int64)
+        worlds, pairs = len(hand), classes * classes
+        if worlds * (pairs + classes) > 4 * EXPANSION:
+            raise TooBig()
+        table = np.empty((worlds, pairs + classes), dtype=np.int64)
+        table[:, :pairs] = (hand[:, :, None] * pool[:, None, :]).reshape(worlds, pairs)
+        table[:, pairs:] = slots * pool
+        changes = self._changes(pairs + classes)
+        pair = np.arange(pairs)
+        moved, drawn = pair // classes, pair % classes
+        changes[pair, column, moved] -= 1
+        changes[pair, to, moved] += 1
+        changes[pair, POOL, drawn] -= 1
+        changes[pair, column, drawn] += 1
+        every = np.arange(classes)
+        changes[pairs + every, POOL, every] -= 1
+        changes[pairs + every, to, every] += 1
+        kinds, rows = kinds_and_rows(by_value(table))
+        self._spawn(rows, kinds, changes, cells(table, rows, kinds))
+        self.pooled[place] -= 1
+
+    def _set_places(self, places: int) -> None:
+        """Add an empty column (or drop the last one, empty) and key the worlds again."""
+        if places > self.places:
+            extra = np.zeros((len(self.counts), places - self.places, self.classes), np.int8)
+            self.counts = np.concatenate([self.counts, extra], axis=1)
+        else:
+            self.counts = np.ascontiguousarray(self.counts[:, :places])
+        self.places = places
+        self._rekey()
+
     def exchange(self, first: str, second: str) -> None:
-        for place in (first, second):
-            if self.explicit[place] and self.pooled[place]:
-                self.resolve(place)
+        mixed = any(self.explicit[p] and self.pooled[p] for p in (first, second))
         if not self.explicit[first] and not self.explicit[second]:
             return  # two pooled hands: a random card each way changes nothing
+        if mixed:  # both cards drawn from the hands as they were: one waits in a spare column
+            transit = self.places
+            self._set_places(transit + 1)
+            self._give(first, transit)
+            self._give(second, self.column[first])
+            self.move_all(transit, self.column[second])
+            self._set_places(transit)
+            self.explicit[first] += 1
+            self.explicit[second] += 1
+            return
         if self.explicit[first] and self.explicit[second]:
             super().swap(self.column[first], self.column[second])
             return

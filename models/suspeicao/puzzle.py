@@ -35,7 +35,6 @@ DIFFICULTY_NAMES = {1: "easy", 2: "medium", 3: "hard"}
 CLUE_KINDS = ("fact", "show")
 PLAYERS = ["Ana", "Ben", "Cleo"]
 FAMILIES = (("odd", "even"), ("1-17", "18-34", "35-50"))  # generated facts: parity and range
-MAX_WORLDS = 200_000  # a generated clue that makes the filter larger is skipped
 
 
 def difficulty(needed: int) -> int:

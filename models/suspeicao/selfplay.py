@@ -32,7 +32,7 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
             blocks = [c for c in view.choices if c.card is not None]
             return blocks[0] if holds_evidence and blocks else Choice()
         legal = set(view.choices)
-        if view.decision != PLAY:  # a new target after a block: the best left
+        if view.decision != PLAY:  # a new target after a block: one of those left, at random
             return random_policy(view, rng)
         post = game.posterior(Document(view.log()))
         for play in plays(post):

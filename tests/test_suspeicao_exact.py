@@ -88,7 +88,7 @@ def test_every_prefix_of_a_few_games_equals_the_brute_force(option):
             compare({**game.doc, "events": events[:keep]})
 
 
-def truth_is_possible(belief, truth: dict, me: str) -> bool:
+def truth_is_possible(belief, truth: dict) -> bool:
     """Some world of positive weight matches the true explicit cards, and the true pooled cards
     are what that world's pool holds."""
     columns = {p: c for p, c in belief.column.items()}
@@ -127,16 +127,12 @@ def test_the_truth_stays_possible_in_whole_simulated_rounds(players, cap):
             for p, cards in game.truths[-1].items()
             if p not in ("front",)
         }
-        assert truth_is_possible(belief, truth, log.me), (players, seed)
+        assert truth_is_possible(belief, truth), (players, seed)
         if cap == 200:
             assert belief.worlds <= 200
-        total = sum(
-            (Fraction(1) for _ in []), Fraction(0)
-        )  # the chances of a card's places add up to one
-        for card in rnd.incriminating:
+        for card in rnd.incriminating:  # the chances of a card's places add up to one
             if card in belief.class_of:
-                total = sum(belief.where(card).values(), Fraction(0))
-                assert total == 1
+                assert sum(belief.where(card).values(), Fraction(0)) == 1
 
 
 @given(seed=st.integers(0, 10**6), cut=st.floats(0, 1), option=st.sampled_from(range(len(OPTIONS))))

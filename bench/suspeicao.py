@@ -40,7 +40,7 @@ def document(data: dict) -> Document:
 
 def session_costs(data: dict) -> list[float]:
     """Seconds to show the posterior after each event, event by event (the filter's cache warm)."""
-    GAME_OBJECT._last = None
+    GAME_OBJECT.last.clear()
     events, times = data["events"], []
     for keep in range(1, len(events) + 1):
         doc = document({**data, "events": events[:keep]})

@@ -25,6 +25,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import reduce
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -455,6 +456,34 @@ class HiddenCards:
             ): Fraction(int(w), total)
             for row, w in zip(self.counts, self.weights, strict=True)
         }
+
+
+Tracked = TypeVar("Tracked", bound="HiddenCards")
+
+
+class LastSteps(Generic[Tracked]):
+    """The belief after the last steps tracked, kept so that a log that only grew (a session
+    re-reads the whole log after each event; a bot after each turn) pays for the new steps only.
+    `signature` names what the steps start from (the round's setup and model options)."""
+
+    def __init__(self) -> None:
+        self.last: tuple[object, list, Tracked] | None = None  # (signature, steps, belief)
+
+    def resume(self, signature: object, steps: Sequence) -> tuple[Tracked, list] | None:
+        """A copy of the remembered belief and the steps still to apply, if `steps` extend the
+        remembered ones from the same start; else None."""
+        if self.last is None or self.last[0] != signature:
+            return None
+        done = self.last[1]
+        if list(steps[: len(done)]) != done:
+            return None
+        return self.last[2].copy(), list(steps[len(done) :])
+
+    def keep(self, signature: object, steps: Sequence, belief: Tracked) -> None:
+        self.last = (signature, list(steps), belief.copy())
+
+    def clear(self) -> None:
+        self.last = None
 
 
 def cells(table: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:

@@ -39,7 +39,7 @@ def document(data: dict) -> Document:
 
 
 def engine(data: dict, strict: bool = True):
-    GAME_OBJECT._last = None
+    GAME_OBJECT.last.clear()
     post = GAME_OBJECT.posterior(document(data))
     if strict:  # small states: every piece of evidence is used
         assert not post.belief.set_aside

@@ -14,6 +14,7 @@ from models.game_of_suspicion.belief import Belief, Impossible, track
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.game_of_suspicion.template import TEMPLATE
 from solver.errors import Contradiction, InputError
+from solver.hidden_cards import LastSteps
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table, probability
@@ -90,7 +91,11 @@ class GameOfSuspicion:
     name = GAME
     title = "Game of Suspicion"
     session_help = SESSION_HELP
-    _last: tuple | None = None  # (setup signature, steps, belief) of the last round tracked
+
+    def __init__(self) -> None:
+        self.last: LastSteps[Belief] = (
+            LastSteps()
+        )  # the belief after the last round's steps tracked
 
     def describe(self) -> dict:
         deck = rules.load_deck()
@@ -135,20 +140,16 @@ class GameOfSuspicion:
             setup.choice_unit,
             setup.announce_model,
         )
-        cached = self._last
+        resumed = self.last.resume(signature, steps)
+        belief, todo = resumed if resumed else (track(setup, []), steps)
         try:
-            if cached and cached[0] == signature and steps[: len(cached[1])] == cached[1]:
-                belief = cached[2].copy()
-                done = len(cached[1])
-            else:
-                belief, done = track(setup, []), 0
-            for step in steps[done:]:
+            for step in todo:
                 belief.apply(step)
                 if belief.worlds == 0:
                     raise Impossible(step.event)
         except Impossible as impossible:
             raise conflict(rnd, impossible.event) from None
-        self._last = (signature, steps, belief.copy())
+        self.last.keep(signature, steps, belief)
         return belief
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:

@@ -16,6 +16,7 @@ from models.suspeicao.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.suspeicao.steps import PILE
 from models.suspeicao.template import TEMPLATE
 from solver.errors import Contradiction, InputError
+from solver.hidden_cards import LastSteps
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table, probability
@@ -77,7 +78,11 @@ class Suspeicao:
     name = GAME
     title = "Suspeição"
     session_help = SESSION_HELP
-    _last: tuple | None = None  # (setup signature, steps, belief) of the last round tracked
+
+    def __init__(self) -> None:
+        self.last: LastSteps[Belief] = (
+            LastSteps()
+        )  # the belief after the last round's steps tracked
 
     def describe(self) -> dict:
         deck = rules.load_deck()
@@ -122,19 +127,19 @@ class Suspeicao:
             tuple(sorted(log.deck.options.items())),
         )
         steps = list(setup.steps)
-        cached = self._last
+        resumed = self.last.resume(signature, steps)
         try:
-            if cached and cached[0] == signature and steps[: len(cached[1])] == cached[1]:
-                belief = cached[2].copy()
+            if resumed:
+                belief, todo = resumed
                 try:
-                    run(belief, steps[len(cached[1]) :])
+                    run(belief, todo)
                 except TooBig:
                     belief = track(setup, log.deck, steps, belief.set_aside)
             else:
                 belief = track(setup, log.deck, steps)
         except Impossible as impossible:
             raise conflict(log, rnd, impossible.event) from None
-        self._last = (signature, steps, belief.copy())
+        self.last.keep(signature, steps, belief)
         return belief
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:

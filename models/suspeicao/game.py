@@ -45,12 +45,9 @@ class Posterior:
 
     def incriminating(self, card: str) -> dict[str, Fraction]:
         """Where an incriminating card is: a hidden place (with its chance), or a known one."""
-        rnd = self.round
-        if card in rnd.my_hand:
-            return {self.log.me: Fraction(1)}
-        for player, cards in rnd.front.items():
-            if card in cards:
-                return {f"front ({player})": Fraction(1)}
+        known = known_place(self.log, self.round, card)
+        if known is not None:
+            return known
         if card not in self.belief.class_of:
             return {}  # scored at the end of the round
         return self.belief.where(card)
@@ -70,6 +67,16 @@ class Posterior:
         for card, player in self.round.known.items():
             found[player].append(card)
         return found
+
+
+def known_place(log: Log, rnd: Round, card: str) -> dict[str, Fraction] | None:
+    """The place of a card `me` sees (my hand, face up in front of a player), or None."""
+    if card in rnd.my_hand:
+        return {log.me: Fraction(1)}
+    for player, cards in rnd.front.items():
+        if card in cards:
+            return {f"front ({player})": Fraction(1)}
+    return None
 
 
 class Suspeicao:

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from models.suspeicao import rules
 from models.suspeicao.belief import Impossible, track
+from models.suspeicao.game import known_place
 from models.suspeicao.log import GAME, parse
 from models.suspeicao.steps import PILE
 from solver import puzzle as puzzles
@@ -77,11 +78,9 @@ class Puzzle:
         log = parse(trial, key="given")
         rnd = log.round
         assert rnd is not None
-        if self.card in rnd.my_hand:
-            return {log.me: Fraction(1)}
-        for player, cards in rnd.front.items():
-            if self.card in cards:
-                return {f"front ({player})": Fraction(1)}
+        known = known_place(log, rnd, self.card)
+        if known is not None:
+            return known
         try:
             belief = track(rnd.setup, log.deck)
         except Impossible as impossible:

@@ -44,7 +44,6 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -451,12 +450,6 @@ class Round:
         self.add(Event("end", {p: [t.value(c) for c in cards] for p, cards in kept.items()}))
 
 
-@lru_cache(maxsize=8)
-def cached_deck(path: str | None) -> Deck:
-    """The deck file read once per path (reading YAML costs far more than playing a round)."""
-    return load_deck(path)
-
-
 def header_options(options: Mapping) -> dict:
     """The options as the log header writes them (fractions as text)."""
     return {k: str(v) if isinstance(v, Fraction) else v for k, v in options.items()}
@@ -474,7 +467,7 @@ def play_round(
 ) -> Game:
     """Deal and play one round (random policies for players without one), logged from `me`.
     `first` plays first (default: the first listed)."""
-    deck = cached_deck(None if deck_path is None else str(deck_path))
+    deck = load_deck(None if deck_path is None else str(deck_path))  # cached by path
     if options:
         deck = deck.with_options(options)
     used = deck.for_players(len(players))

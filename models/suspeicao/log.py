@@ -194,13 +194,18 @@ class _Reader:
                 [self.number], detail=f"{self.me} knows card {card} is in {elsewhere}'s hand"
             )
 
-    def take_mine(self, card: str) -> None:
+    def check_mine(self, card: str) -> None:
+        """`card` must be in my hand."""
         rnd = self.round
         if card not in rnd.my_hand:
             raise Contradiction(
                 sorted({rnd.my_hand_event, self.number}),
                 detail=f"{self.me}'s hand is {fmt(sorted(rnd.my_hand, key=self.order))}, without {card}",
             )
+
+    def take_mine(self, card: str) -> None:
+        self.check_mine(card)
+        rnd = self.round
         rnd.my_hand.discard(card)
         rnd.my_hand_event = self.number
 
@@ -559,8 +564,7 @@ class _Reader:
             if back == tested.name:
                 raise InputError("the returned card is the other card, not the one revealed")
             if target == self.me:
-                if back not in rnd.my_hand:
-                    self.take_mine(back)  # raises: not in my hand
+                self.check_mine(back)
             else:
                 self.check_hidden(target, back)
                 self.step(Isolate(self.number, target, back))
@@ -625,8 +629,7 @@ class _Reader:
         for player, cards in kept.items():
             for c in cards:
                 if player == self.me:
-                    if c not in rnd.my_hand:
-                        self.take_mine(c)  # raises: not in my hand
+                    self.check_mine(c)
                 elif rnd.known.get(c) != player:
                     self.check_hidden(player, c)
                     self.step(Isolate(self.number, player, c))
@@ -679,8 +682,7 @@ class _Reader:
         player = self.player(body.get("player", ""))
         card = self.card(body.get("card", "")).name
         if player == self.me:
-            if card not in self.round.my_hand:
-                self.take_mine(card)  # raises
+            self.check_mine(card)
             return
         self.check_hidden(player, card)
         if self.round.known.get(card) != player:

@@ -321,3 +321,20 @@ def test_no_advice_once_i_am_out(tmp_path):
     data = invoke_json("suggest", write(tmp_path / "out.yaml", {**SHOWN, "events": events}))
     assert data["advice"] == "out"
     assert invoke_json("solve", tmp_path / "out.yaml")["out"] == {"Ana": [0, 1, 2]}
+
+
+def test_a_wrong_length_guess_mentions_the_10_only_while_it_may_be_held(tmp_path):
+    """With the 10 set aside face up nobody can hold it: a five-number guess at a four-card hand
+    is refused without suggesting that it could hold the 10. While the 10 is unseen, the
+    message says a guess may name one number more."""
+    header = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo"], "me": "Ana"}
+    guess = {"guess": {"by": "Ben", "target": "Cleo", "cards": [0, 0, 1, 1, 2]}}
+    aside_ten = {"deal": {"hand": [0, 1, 2, 4], "shadow": [3, 5, 6, 7], "aside": 10}}
+    data = {**header, "advanced": True, "events": [aside_ten, guess]}
+    line = one_error_line(invoke("solve", write(tmp_path / "aside.yaml", data)), 2)
+    assert "event 2" in line and "names 4 numbers" in line and "10" not in line
+    hidden_ten = {"deal": {"hand": [0, 1, 2, 4], "shadow": [3, 5, 6, 7], "aside": 9}}
+    short = {"guess": {"by": "Ben", "target": "Cleo", "cards": [0, 1]}}
+    data = {**header, "advanced": True, "events": [hidden_ten, short]}
+    line = one_error_line(invoke("solve", write(tmp_path / "hidden.yaml", data)), 2)
+    assert "(5 if it holds the 10)" in line

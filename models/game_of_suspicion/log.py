@@ -553,7 +553,7 @@ class _Reader:
         if len(numbers) not in allowed:
             raise InputError(
                 f"{target} holds {size} card(s): a guess names {size} numbers"
-                + (f" ({size + 1} if it holds the 10)" if self.log.advanced else "")
+                + (f" ({size + 1} if it holds the 10)" if ten_hidden else "")
             )
         place = self.hidden(target)
         if place is None:

@@ -44,9 +44,9 @@ def points(value: int) -> int:
     return 1 if value == TEN else value
 
 
-def rank(value: int) -> int:
-    """How small a card is for card 6 (the 10 ranks as a 0)."""
-    return 0 if value == TEN else value
+def rank(value: int, ten_rank: str = "zero") -> int:
+    """How small a card is for card 6 (the 10 ranks as a 0; with `ten`, as a 10)."""
+    return 0 if value == TEN and ten_rank == "zero" else value
 
 
 def named_numbers(values: Iterable[int]) -> Counter:
@@ -69,7 +69,10 @@ class Brute:
         options = data.get("options") or {}
         self.unit = options.get("choice_unit", "card")
         self.announce = options.get("announce_model", "restrict")
+        self.one_card = options.get("card0_one_card", "unaffected")
+        self.ten_rank = options.get("card6_ten_rank", "zero")
         assert self.unit in ("card", "value") and self.announce in ("restrict", "bayes")
+        assert self.one_card in ("unaffected", "exchanges") and self.ten_rank in ("zero", "ten")
         # the physical deck: card id -> value
         self.value = [0] * 5 + [1] * 5 + list(range(2, 10)) + ([TEN] if self.advanced else [])
         self.places = [p for p in self.players if p != self.me] + list(SLOTS)  # the hidden ones
@@ -296,7 +299,8 @@ class Brute:
 
     def action_0(self, state: State, actor: str, body: dict) -> Successors:
         first, second = (str(p) for p in body["between"])
-        if len(self.at(state, first)) < 2 or len(self.at(state, second)) < 2:
+        fewest = 2 if self.one_card == "unaffected" else 1
+        if len(self.at(state, first)) < fewest or len(self.at(state, second)) < fewest:
             yield state, 1  # a player with one card is not affected: nothing changes hands
             return
 
@@ -385,8 +389,8 @@ class Brute:
                     return
                 continue
             value = face_up[player]
-            low = min(rank(self.value[c]) for c in hand)
-            tied = [c for c in hand if rank(self.value[c]) == low]
+            low = min(rank(self.value[c], self.ten_rank) for c in hand)
+            tied = [c for c in hand if rank(self.value[c], self.ten_rank) == low]
             if player == self.me:
                 options = self.public(tied, value)
             else:

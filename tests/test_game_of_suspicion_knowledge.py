@@ -314,8 +314,8 @@ NAMES = ["Ben", "Cleo", "Dan", "left", "right"]
 def rounds(draw: st.DrawFn) -> Setup:
     """A small round: 2-3 hands of 1-3 cards and 0-2 middle cards from a deck of 0s, 1s and a few
     single cards (the 10 among them), spare cards "in my hand", any options of the probability
-    model, and 1-6 random steps chosen from a true deal so that most observations are true and
-    some are false."""
+    model and of card 6's ranking, and 1-6 random steps chosen from a true deal so that most
+    observations are true and some are false."""
     copies = Counter({0: draw(st.integers(1, 3)), 1: draw(st.integers(1, 2))})
     singles = draw(st.lists(st.sampled_from([2, 3, 4, 5, 6, 8, 9, 10]), min_size=2, max_size=4))
     copies.update(set(singles))
@@ -333,13 +333,14 @@ def rounds(draw: st.DrawFn) -> Setup:
     places = NAMES[:hands] + ["left", "right"][:slots]
     unit = draw(st.sampled_from(rules.OPTIONS["choice_unit"]))
     announce = draw(st.sampled_from(rules.OPTIONS["announce_model"]))
-    setup = Setup(places, capacity, Counter(hidden_cards), copies, unit, announce)
+    ten = draw(st.sampled_from(rules.OPTIONS["card6_ten_rank"]))
+    setup = Setup(places, capacity, Counter(hidden_cards), copies, unit, announce, ten)
     truth, start = [], 0
     for size in capacity:
         truth.append(list(hidden_cards[start : start + size]))
         start += size
     for event in range(1, draw(st.integers(1, 6)) + 1):
-        step = draw(steps(event, truth, mine, hands, slots, sorted(copies)))
+        step = draw(steps(event, truth, mine, hands, slots, sorted(copies), ten))
         if step is not None:
             setup.steps.append(step)
     return setup
@@ -352,7 +353,7 @@ def take(draw: st.DrawFn, cards: list[int]) -> int:
 
 
 @st.composite
-def steps(draw, event, truth, mine, hands, slots, values) -> Step | None:
+def steps(draw, event, truth, mine, hands, slots, values, ten="zero") -> Step | None:
     """One random step, applied to `truth` (the true hidden places) and `mine` (known cards)."""
     lie = draw(st.integers(0, 3)) == 0  # about one observation in four may be false
     held = [p for p in range(len(truth)) if truth[p]]
@@ -397,8 +398,9 @@ def steps(draw, event, truth, mine, hands, slots, values) -> Step | None:
         return MiddleLook(event, hand, slot, (back != taken) != lie)
     if kind == "smallest" and held:
         place = draw(st.sampled_from(held))
-        low = min(rules.rank(v) for v in truth[place])
-        value = draw(st.sampled_from(sorted({v for v in truth[place] if rules.rank(v) == low})))
+        low = min(rules.rank(v, ten) for v in truth[place])
+        tied = {v for v in truth[place] if rules.rank(v, ten) == low}
+        value = draw(st.sampled_from(sorted(tied)))
         if lie:
             value = draw(st.sampled_from(sorted(set(truth[place]))))
         truth[place].remove(value)

@@ -259,7 +259,8 @@ _POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
 def _smallest(belief: Belief, place: int) -> np.ndarray:
     """The value a hand puts face up for card 6 (a 0 when it could choose the 10 instead)."""
     present = belief.counts[:, place, :] > 0
-    ranks = np.where(present, np.array([rules.rank(v) for v in rules.VALUES]), 99)
+    ten_rank = belief.setup.card6_ten_rank
+    ranks = np.where(present, np.array([rules.rank(v, ten_rank) for v in rules.VALUES]), 99)
     return np.argmin(ranks, axis=1)
 
 
@@ -267,7 +268,8 @@ def _swap_value(post, a: str, b: str, places, sizes) -> ActionValue:
     """Card 0 between two opponents: I see nothing; their hands mix (values after the swap)."""
     label = f"play 0 between {a} and {b}"
     intent = {"play": {"card": 0, "between": [a, b]}}
-    if sizes[a] < 2 or sizes[b] < 2:
+    fewest = 2 if post.log.deck.option("card0_one_card") == "unaffected" else 1
+    if sizes[a] < fewest or sizes[b] < fewest:
         return ActionValue(
             label,
             intent,

@@ -29,7 +29,6 @@ from solver.hidden_cards import HiddenCards, by_value, cells, deal_worlds, kinds
 
 V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
-RANKS = np.array([rules.rank(v) for v in rules.VALUES], dtype=np.int64)
 MAX_WORLDS = 3_000_000  # a deal with more hidden worlds than this is refused (memory)
 
 
@@ -93,8 +92,9 @@ class Belief(HiddenCards):
     def _putsmallest(self, step: PutSmallest) -> None:
         place, value = step.place, step.value
         pool = self.counts[:, place, :]
-        low = np.where(pool > 0, RANKS, 99).min(axis=1)
-        tied = (pool > 0) & (RANKS[None, :] == low[:, None])
+        ranks = np.array([rules.rank(v, self.setup.card6_ten_rank) for v in rules.VALUES])
+        low = np.where(pool > 0, ranks, 99).min(axis=1)
+        tied = (pool > 0) & (ranks[None, :] == low[:, None])
         chance = self._choice(pool, tied)
         self._keep(chance[:, value] > 0, chance[:, value])
         self._shift(place, value, -1)

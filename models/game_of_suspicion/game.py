@@ -104,7 +104,10 @@ class GameOfSuspicion:
             "title": self.title,
             "deck": "18 cards: 0 ×5, 1 ×5, 2-9; advanced: + the 10, one card set aside",
             "rulings": [
-                "card 1 and card 0 do not affect a player with one card",
+                "card 1 does not affect a player with one card",
+                f"card 0 and a player with one card (card0_one_card: "
+                f"{deck.option('card0_one_card')})",
+                f"the 10 ranks as a 0 for card 6 (card6_ten_rank: {deck.option('card6_ten_rank')})",
                 "card 8 takes back the 8 itself, and leaves one card in the middle (left)",
                 "card 9 does nothing unless the log records it with move/show/fact",
                 f"hidden choices uniform over physical cards (choice_unit: {deck.option('choice_unit')})",
@@ -139,6 +142,7 @@ class GameOfSuspicion:
             tuple(sorted(setup.copies.items())),
             setup.choice_unit,
             setup.announce_model,
+            setup.card6_ten_rank,
         )
         resumed = self.last.resume(signature, steps)
         belief, todo = resumed if resumed else (track(setup, []), steps)

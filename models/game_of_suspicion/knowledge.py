@@ -171,7 +171,8 @@ class HandKnowledge:
         after = self._counts(before, [place])
         for v in VALUES:
             self.model.add(after[place, v] == before[place, v] - card[v])
-            smaller = [before[place, u] for u in VALUES if rules.rank(u) < rules.rank(v)]
+            ten = self.setup.card6_ten_rank
+            smaller = [before[place, u] for u in VALUES if rules.rank(u, ten) < rules.rank(v, ten)]
             if smaller:
                 self.model.add(sum(smaller) == 0).only_enforce_if(card[v])
         self.model.add(card[step.value] == 1).only_enforce_if(self._seen(step))

@@ -359,6 +359,7 @@ class _Reader:
             cards,
             deck.option("choice_unit"),
             deck.option("announce_model"),
+            card6_ten_rank=deck.option("card6_ten_rank"),
         )
         rnd = Round(
             number=self.round_number(body),
@@ -454,7 +455,8 @@ class _Reader:
             for key in ("gave", "got"):
                 self.mine(body, key, f"{first} or {second}")
         rnd = self.round
-        if rnd.hand_size[first] < 2 or rnd.hand_size[second] < 2:
+        fewest = 2 if self.log.deck.option("card0_one_card") == "unaffected" else 1
+        if rnd.hand_size[first] < fewest or rnd.hand_size[second] < fewest:
             return  # house ruling: a player with one card is not affected, so nothing changes hands
         if me in (first, second):
             for key in ("gave", "got"):
@@ -624,7 +626,10 @@ class _Reader:
             value = face_up[player]
             if player == self.log.me:
                 mine = self.my_cards.elements()
-                self.my_check(value in rules.smallest(mine), f"has a smaller card than {value}")
+                ten_rank = self.log.deck.option("card6_ten_rank")
+                self.my_check(
+                    value in rules.smallest(mine, ten_rank), f"has a smaller card than {value}"
+                )
                 self.take_mine(value)
             else:
                 self.check_possible(player, value)

@@ -3,7 +3,8 @@ RULINGS.md §3 as small functions over values.
 
 Cards are their values, 0-10. The 10 (advanced game) counts as a 0 and a 1 at once: it adds 1 to
 a hand's sum, ranks as a 0 for "smallest", counts as a 0 for card 7, is neither even nor greater
-than 4, and is guessed as the two numbers 0 and 1.
+than 4, and is guessed as the two numbers 0 and 1. Two readings that change numbers are options
+(`OPTIONS`): how the 10 ranks for card 6, and whether card 0 affects a player with one card.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from solver.names import NameSet
 TEN = 10
 VALUES = tuple(range(11))  # every card value, the 10 included (it is simply absent when unused)
 DEFAULT_DECK = Path(__file__).with_name("deck.yaml")
-OPTIONS = {"choice_unit": ("card", "value"), "announce_model": ("restrict", "bayes")}
+OPTIONS = {  # each option's values, the default first (RULINGS.md §3, docs/game-of-suspicion.md)
+    "choice_unit": ("card", "value"),
+    "announce_model": ("restrict", "bayes"),
+    "card0_one_card": ("unaffected", "exchanges"),  # a player with one card and card 0
+    "card6_ten_rank": ("zero", "ten"),  # how small the 10 is for card 6
+}
 ACTION_CARDS = tuple(range(10))  # the 10 has no action
 NAMEABLE = tuple(range(2, 10))  # what card 1 may name
 GREATER_THAN_FOUR = frozenset({5, 6, 7, 8, 9})  # card 4 shows these
@@ -33,9 +39,10 @@ def points(value: int) -> int:
     return 1 if value == TEN else value
 
 
-def rank(value: int) -> int:
-    """How small a card is for card 6 (the 10 ranks as a 0)."""
-    return 0 if value == TEN else value
+def rank(value: int, ten_rank: str = "zero") -> int:
+    """How small a card is for card 6: the 10 ranks as a 0 (option `card6_ten_rank: zero`) or
+    as a 10, above every other card (`ten`)."""
+    return 0 if value == TEN and ten_rank == "zero" else value
 
 
 def zeros(hand: Iterable[int]) -> int:
@@ -65,12 +72,12 @@ def hand_from_guess(numbers: Iterable[int], size: int) -> list[int]:
     return sorted(hand)
 
 
-def smallest(hand: Iterable[int]) -> set[int]:
+def smallest(hand: Iterable[int], ten_rank: str = "zero") -> set[int]:
     """The values card 6 may put face up: those of the smallest rank (ties are the holder's
     choice)."""
     hand = list(hand)
-    low = min(rank(v) for v in hand)
-    return {v for v in hand if rank(v) == low}
+    low = min(rank(v, ten_rank) for v in hand)
+    return {v for v in hand if rank(v, ten_rank) == low}
 
 
 @dataclass(frozen=True)

@@ -306,11 +306,12 @@ def guess(table: Table, actor: str, target: object, cards: object) -> Event:
 
 def card_0(table: Table, rng: random.Random, actor: str, body: dict, event: Event) -> None:
     """Two other players each give the other a card of their own choice, at once (a player with
-    one card is not affected: nothing changes hands)."""
+    one card is not affected, so nothing changes hands, unless `card0_one_card: exchanges`)."""
     first, second = body["between"]
     event.public["between"] = [first, second]
     a, b = table.hands[first], table.hands[second]
-    if len(a) < 2 or len(b) < 2:
+    fewest = 2 if table.deck.option("card0_one_card") == "unaffected" else 1
+    if len(a) < fewest or len(b) < fewest:
         return
     from_a, from_b = rng.choice(a), rng.choice(b)
     a.remove(from_a)
@@ -387,8 +388,9 @@ def card_6(table: Table, rng: random.Random, actor: str, body: dict, event: Even
         hand = table.hands[player]
         if len(hand) < 2:
             continue
-        low = min(rules.rank(v) for v in hand)
-        card = rng.choice([v for v in hand if rules.rank(v) == low])
+        ten_rank = table.deck.option("card6_ten_rank")
+        low = min(rules.rank(v, ten_rank) for v in hand)
+        card = rng.choice([v for v in hand if rules.rank(v, ten_rank) == low])
         hand.remove(card)
         table.face_up[player].append(card)
         face_up[player] = card

@@ -127,6 +127,7 @@ class Setup:
     copies: Counter  # every card of the round (bounds the counts a place can reach)
     choice_unit: str = "card"
     announce_model: str = "restrict"
+    card6_ten_rank: str = "zero"
     steps: list[Step] = field(default_factory=list)
 
     def place(self, name: str) -> int:

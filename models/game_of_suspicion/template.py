@@ -7,9 +7,10 @@ TEMPLATE = """\
 # given only when that player is `me`.
 game: game-of-suspicion
 players: [Ana, Ben, Cleo, Dan]     # 3 or 4, in seat order
-me: Ana                            # whose knowledge is computed (leave out: public only, 3 players)
+me: Ana                            # whose knowledge is computed (leave out: public information only)
 advanced: false                    # true: the 10 is shuffled in and one card is set aside
-# options: {choice_unit: card, announce_model: restrict}   # the probability model's options
+# options: {choice_unit: card, announce_model: restrict,   # the probability model's options
+#           card0_one_card: unaffected, card6_ten_rank: zero}   # and two rulings (see the docs)
 events:
   - deal: {hand: [0, 1, 5, 7]}     # + shadow: [4 cards] with 3 players, aside: V when advanced
   # A: look at a middle card. Another player announces; I say what I saw and put back.

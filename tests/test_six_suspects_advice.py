@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.six_suspects.advice import advise, look_values, looks_left, one_look_values
-from models.six_suspects.counter import count, joint, tally
+from models.six_suspects.counter import joint, tally
 from models.six_suspects.log import Log, Seen
+from models.six_suspects.posterior import count
 from models.six_suspects.rules import SLOTS, load_deck, resolve
 
 DECK = load_deck()

@@ -13,8 +13,8 @@ from test_six_suspects_knowledge import states as knowledge_states
 from typer.testing import CliRunner
 
 from cli.app import app
-from models.six_suspects.counter import count
 from models.six_suspects.knowledge import LayoutKnowledge
+from models.six_suspects.posterior import count
 from models.six_suspects.rules import SLOTS, load_deck, resolve
 
 DECK = load_deck()

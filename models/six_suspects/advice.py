@@ -10,7 +10,7 @@ possible (expectimax):
 
 One pass of `counter.joint` gives the counts for every (slot, card) at once, so V1 costs one
 enumeration; V2 needs the same counts for every child state (slot, card), which
-`counter.plain_children` and `counter.special_children` also take from that one enumeration.
+`counter.item_children` and `counter.placed_children` also take from that one enumeration.
 Longer horizons are truncated to two looks (said in the output).
 """
 
@@ -25,12 +25,13 @@ import numpy as np
 from models.six_suspects.counter import (
     Counts,
     Tally,
+    item_children,
     joint,
-    plain_children,
-    special_children,
+    placed_children,
     tally,
 )
 from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
+from models.six_suspects.posterior import opening_table, turned
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, column_of, row_of, slot_index
 
 EXACT_HORIZON = 2
@@ -103,21 +104,35 @@ def canonical(seen: dict[int, Card]) -> tuple[tuple[tuple[int, str], ...], int, 
 def _one_look_canonical(
     deck: Deck, key: tuple[tuple[int, str], ...]
 ) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
-    return values_of(tally(deck, {slot: deck.by_name(name) for slot, name in key}))
+    if not key:  # nothing seen: every look's counts are the opening table's, turned
+        table = opening_table(deck)
+        by_look = [
+            [turned(table.first[card.name], column_of(slot)).culprit for card in deck.cards]
+            for slot in range(len(SLOTS))
+        ]
+        return values_from(table.empty, list(range(len(SLOTS))), np.array(by_look))
+    t = tally(deck, {slot: deck.by_name(name) for slot, name in key})
+    return values_from(t.counts, t.placed.free, joint(t))
 
 
 def values_of(t: Tally) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
     """Counts, V1 of each next look and its information, from one state's tally."""
-    counts = t.counts
-    unseen = t.placed.unseen
-    table = joint(t)  # (slot, card, column)
+    return values_from(t.counts, t.placed.free, joint(t))
+
+
+def values_from(
+    counts: Counts, free: list[int], table: np.ndarray
+) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
+    """Counts, V1 of each next look and its information, from the joint counts
+    (free slot, unseen card, column) of every next look."""
+    unseen = table.shape[1]
     values, information = {}, {}
     before = guilt_entropy(np.array(counts.culprit, dtype=float), counts.worlds)
-    per_card = counts.worlds // len(unseen) if unseen else 0
-    for k, slot in enumerate(t.placed.free):
+    per_card = counts.worlds // unseen if unseen else 0
+    for k, slot in enumerate(free):
         values[slot] = Fraction(int(table[k].max(axis=1).sum()), counts.worlds)
-        after = sum(guilt_entropy(table[k, c].astype(float), per_card) for c in range(len(unseen)))
-        information[slot] = before - after / len(unseen)
+        after = sum(guilt_entropy(table[k, c].astype(float), per_card) for c in range(unseen))
+        information[slot] = before - after / unseen
     return counts, values, information
 
 
@@ -127,8 +142,9 @@ def look_values(
     """V_horizon of looking at each unseen slot first (horizon 1 or 2), and the information.
 
     For horizon 2 each child state "slot s holds card c" needs its own one-look values: when c is
-    a special card the child's joint counts come from `counter.special_children`, when it is a
-    plain card from `counter.plain_children`: one pass over this state's tally for all of them."""
+    a placed card the child's joint counts come from `counter.placed_children`, when it is an
+    item (a plain card, or a Diamond or Police counted as one) from `counter.item_children`: one
+    pass over this state's tally for all of them."""
     if horizon < 2 or len(seen) > len(SLOTS) - 2:  # with one slot left, one look sees everything
         return one_look_values(deck, seen)
     if not seen:  # every slot is alike: value A1 from its twelve children, copy it everywhere
@@ -139,19 +155,18 @@ def look_values(
     parent = tally(deck, seen)
     counts, values, information = values_of(parent)
     unseen = parent.placed.unseen
-    plain = [c for c in unseen if c.kind == "plain"]
-    special = [c for c in unseen if c.kind != "plain"]
-    plain_pairs = plain_children(parent)  # (k1, i, k2, card, column)
-    special_pairs = special_children(parent)  # (k1, s, k2, card, column)
+    item_at, placed_at = parent.placed.item_at, parent.placed.placed_at
+    item_pairs = item_children(parent)  # (k1, i, k2, card, column)
+    placed_pairs = placed_children(parent)  # (k1, s, k2, card, column)
     child_worlds = counts.worlds // len(unseen)
     deeper = {}
     for k1, slot in enumerate(parent.placed.free):
         total = 0  # arrangements summed over the children's best next looks
-        for card in unseen:
-            if card.kind == "plain":
-                table = plain_pairs[k1, plain.index(card)]  # (k2, card, column) of the child
+        for ci in range(len(unseen)):
+            if ci in item_at:
+                table = item_pairs[k1, item_at.index(ci)]  # (k2, card, column) of the child
             else:
-                table = special_pairs[k1, special.index(card)]
+                table = placed_pairs[k1, placed_at.index(ci)]
             # the child's best next look
             total += max(int(table[k2].max(axis=1).sum()) for k2 in range(len(table)) if k2 != k1)
         deeper[slot] = Fraction(total, child_worlds * len(unseen))

@@ -4,14 +4,22 @@ Every arrangement of the unseen cards in the unseen slots is equally likely, so 
 culprit) = (arrangements where it does) / (all arrangements). There are up to 12! arrangements, too
 many to resolve one by one, so the count is split in two:
 
-1. enumerate only where the unseen *special* cards go (at most 12·11·…·7 = 665,280 placements),
-   and resolve all placements at once with numpy. With the specials placed, each column's total
-   is an affine function of the plain values: a constant (the Swap's 4, seen plain cards) plus the
-   unseen plain values of some slots, each with a coefficient (a Mirror or Torch can copy one);
-2. the unseen plain values are exchangeable, so placements that give the same affine structure
-   (same Police and Diamond columns, same constants, same multiset of per-slot coefficient
-   vectors) have the same counts. They are grouped with `numpy.unique`, and each group is
-   evaluated once over all orders of the unseen plain values (at most 6! = 720).
+1. enumerate only where some unseen special cards go, and resolve all placements at once with
+   numpy. The other unseen cards are *items*: the plain cards, and the Diamond and the Police when
+   `items_for` counts them as items. Only the Swap, the Torches and the Mirror change which slot a
+   column reads; an item only marks the slots that read it. So with the placed cards placed, each
+   column's total is a function of the items in the slots it reads: a constant (the Swap's 4,
+   seen plain cards) plus the items' values, each with a coefficient (a Mirror or Torch can copy
+   one), unless one of them is a Police (out) or a Diamond (its total);
+2. the items are exchangeable, so placements that give the same structure (same fixed Police and
+   Diamond columns, same constants, same multiset of per-slot coefficient vectors) have the same
+   counts. They are grouped with `numpy.unique`, and each group is evaluated once over all orders
+   of the items.
+
+Which unseen specials are items is a trade between the two steps: with both Diamond and Police
+placed, two plain cards seen leave 151,200 placements and 4! orders; as items, 5,040 placements
+and 6! orders (`items_for`). The opening states, 0 or 1 card seen, come from a table instead
+(`posterior.py`).
 
 `tests/test_six_suspects_counter.py` checks the counts against the one-by-one resolution of
 `rules.resolve` on random states.
@@ -19,11 +27,12 @@ many to resolve one by one, so the count is split in two:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import permutations
-from math import factorial
+from itertools import combinations, permutations
+from math import factorial, perm
 
 import numpy as np
 
@@ -46,8 +55,11 @@ LEFT = np.array([neighbour(s, -1) for s in range(len(SLOTS))])
 RIGHT = np.array([neighbour(s, +1) for s in range(len(SLOTS))])
 PARTNER = np.array([partner(s) for s in range(len(SLOTS))])
 POWERS = 3 ** np.arange(len(COLUMNS))  # a slot's coefficients (0-2 per column) as one integer
-CHUNK = 4096  # structures evaluated at once over the plain-value orders
+CHUNK_CELLS = (
+    2**20
+)  # (structure, column, order) cells evaluated at once: small enough for the cache
 POLICE_TOTAL = -(2**20)  # a Police column's total: below any real one, exact in float32
+KEEP_CULPRITS = 2**25  # structures x orders up to which a tally keeps its `culprits` blocks
 MIXERS = np.random.default_rng(1729).integers(1, 2**62, size=2 + 6 + 12) | 1  # row hash weights
 
 
@@ -78,24 +90,57 @@ def placements(free: int, specials: int) -> np.ndarray:
 
 @dataclass
 class Placements:
-    """Every placement of the unseen special cards, as layout codes and special positions."""
+    """Every placement of the placed cards (unseen specials that are not items), as layout codes
+    and special positions; the items fill the free slots left, in every order."""
 
     grid: np.ndarray  # (placement, slot) layout codes, int8
     position: dict[int, np.ndarray]  # special code -> its slot in each placement
     free: list[int]  # unseen slots
     unseen: list[Card]  # unseen cards, in deck order
+    item_at: list[int]  # which unseen cards are items (indexes into `unseen`)
 
     @property
-    def plain_values(self) -> list[int]:
-        """Doubled values of the unseen plain cards."""
-        return [c.value2 for c in self.unseen if c.kind == "plain"]
+    def items(self) -> list[Card]:
+        return [self.unseen[i] for i in self.item_at]
+
+    @property
+    def placed_at(self) -> list[int]:
+        """Which unseen cards are placed (indexes into `unseen`)."""
+        return [i for i in range(len(self.unseen)) if i not in self.item_at]
 
 
-def place(deck: Deck, seen: dict[int, Card]) -> Placements:
-    """Enumerate where the unseen special cards can be, given the seen cards."""
+def items_for(free: int, unseen: list[Card]) -> frozenset[str]:
+    """The special kinds to count as items: of the unseen Diamond and Police, the choice with the
+    least estimated work (every choice gives the same counts; only the time differs).
+
+    Work = placements + cells, measured on this machine: a placement costs about 1 µs to resolve
+    and group, a (structure, order) cell about 25 ns, and P placements group into about
+    1.5 x P^0.81 structures. Two plain cards seen: 151,200 placements x 4! orders (~165 ms)
+    against, with both as items, 5,040 x 6! (~35 ms)."""
+    still = [c.kind for c in unseen if c.kind in ("diamond", "police")]
+    plain = sum(c.kind == "plain" for c in unseen)
+    placed = len(unseen) - plain
+
+    def work(loose: tuple[str, ...]) -> float:
+        placements = perm(free, placed - len(loose))
+        return placements + 0.038 * placements**0.81 * factorial(plain + len(loose))
+
+    choices: list[tuple[str, ...]] = [
+        loose for r in range(len(still) + 1) for loose in combinations(still, r)
+    ]
+    best = min(choices, key=work)
+    return frozenset(best)
+
+
+def place(deck: Deck, seen: dict[int, Card], loose: frozenset[str] | None = None) -> Placements:
+    """Enumerate where the placed cards can be, given the seen cards; `loose` names the special
+    kinds counted as items (default: `items_for`)."""
     free = [s for s in range(len(SLOTS)) if s not in seen]
     unseen = [c for c in deck.cards if c not in seen.values()]
-    specials = [KIND_CODE[c.kind] for c in unseen if c.kind != "plain"]
+    if loose is None:
+        loose = items_for(len(free), unseen)
+    item_at = [i for i, c in enumerate(unseen) if c.kind == "plain" or c.kind in loose]
+    specials = [KIND_CODE[c.kind] for i, c in enumerate(unseen) if i not in item_at]
     chosen = placements(len(free), len(specials))
     base = np.arange(len(SLOTS), dtype=np.int8)
     position: dict[int, np.ndarray] = {}
@@ -109,7 +154,7 @@ def place(deck: Deck, seen: dict[int, Card]) -> Placements:
     for j, code in enumerate(specials):
         position[code] = free_array[chosen[:, j]]
         grid[rows, position[code]] = code
-    return Placements(grid, position, free, unseen)
+    return Placements(grid, position, free, unseen, item_at)
 
 
 def resolve_all(placed: Placements) -> np.ndarray:
@@ -140,13 +185,16 @@ def structures(
     placed: Placements, effects: np.ndarray, deck: Deck, seen: dict[int, Card]
 ) -> tuple[np.ndarray, np.ndarray]:
     """One row per placement: [Police columns, Diamond columns, constant doubled totals, sorted
-    coefficient codes of the free slots holding plain cards]; equal rows count the same. Also,
-    per placement, the free slots in that sorted order (special cards' slots first)."""
+    coefficient codes of the free slots holding items]; equal rows count the same. Also, per
+    placement, the free slots in that sorted order (placed cards' slots first)."""
     count = len(effects)
     top, bottom = effects[:, 0::2], effects[:, 1::2]  # (placement, column) each
     police = (top == POLICE) | (bottom == POLICE)
     diamond = ((top == DIAMOND) | (bottom == DIAMOND)) & ~police
     scored = ~(police | diamond)
+    # which columns' items matter: not a Police column's; a Diamond column's only if the Police
+    # is an item (it may land there and put the column out)
+    counted = ~police if any(c.kind == "police" for c in placed.items) else scored
     value_of_code = np.zeros(TORCH + 1, dtype=np.int16)
     swap_card = deck.card("swap")
     if swap_card is not None:
@@ -160,44 +208,54 @@ def structures(
     free = placed.free
     slot_position = np.full(TORCH + 1, -1, dtype=np.int64)  # effect code -> free slot (-1: none)
     slot_position[free] = np.arange(len(free))
-    weight = (POWERS * scored).astype(np.int32)
+    weight = (POWERS * counted).astype(np.int32)
     codes = np.zeros((count, len(free) + 1), dtype=np.int32)  # the last column soaks up the -1s
     everyone = np.arange(count)
     for cell in range(len(SLOTS)):  # each (placement, free slot) pair once per cell: += is safe
         codes[everyone, slot_position[effects[:, cell]]] += weight[:, cell // 2]
     codes = codes[:, :-1]
-    codes[placed.grid[:, free] >= SWAP] = -1  # a special card started there
+    codes[placed.grid[:, free] >= SWAP] = -1  # a placed card started there
     # sort each row's codes, remembering which slot each came from (16 > any number of slots)
     keyed = np.sort(codes * 16 + np.arange(len(free), dtype=np.int32), axis=1)
-    specials = len(free) - len(placed.plain_values)
+    specials = len(free) - len(placed.item_at)
     bits = (2 ** np.arange(len(COLUMNS))).astype(np.int32)
     rows = np.column_stack([police @ bits, diamond @ bits, constant, keyed[:, specials:] // 16])
     return rows.astype(np.int16), keyed % 16
 
 
-def plain_orders(plain_values: list[int]) -> np.ndarray:
-    """Every order of the unseen plain cards, as indexes into `plain_values` (one row each)."""
-    m = len(plain_values)
-    return np.array(list(permutations(range(m))), dtype=np.int64).reshape(factorial(m), m)
+@lru_cache(maxsize=16)
+def item_orders(m: int) -> np.ndarray:
+    """Every order of m items, as indexes into the item list (one row each)."""
+    orders = np.array(list(permutations(range(m))), dtype=np.int64).reshape(factorial(m), m)
+    orders.setflags(write=False)
+    return orders
 
 
-def culprits(unique: np.ndarray, plain_values: list[int], diamond2: int) -> np.ndarray:
-    """(structure, column, order): is the column a culprit when the plain cards lie in that order
-    (the order's k-th card goes to the structure's k-th sorted slot)?"""
+def culprits(unique: np.ndarray, items: list[Card], diamond2: int) -> np.ndarray:
+    """(structure, column, order): is the column a culprit when the items lie in that order
+    (the order's k-th item goes to the structure's k-th sorted slot)?"""
     columns, size = len(COLUMNS), len(unique)
     bits = 2 ** np.arange(columns)
     police = (unique[:, :1] & bits) > 0
     diamond = (unique[:, 1:2] & bits) > 0
     codes = unique[:, 2 + columns :]
-    # a Police or Diamond column has no plain terms (see `structures`): its total is a constant,
-    # far below every other total for the Police
-    constant = np.where(diamond, diamond2, unique[:, 2 : 2 + columns])
-    constant = np.where(police, POLICE_TOTAL, constant).astype(np.float32)
     coefficient = (codes[:, None, :] // POWERS[None, :, None]) % 3  # (structure, column, slot)
-    values = np.array(plain_values, dtype=np.float32)[plain_orders(plain_values)]
-    # small integers: float32 matrix products are exact here, and fast as one big product
-    plain_part = coefficient.reshape(size * columns, -1).astype(np.float32) @ values.T
-    totals = plain_part.reshape(size, columns, len(values)) + constant[:, :, None]
+    coefficient = coefficient.reshape(size * columns, -1).astype(np.float32)
+    orders = item_orders(len(items))
+
+    def read(per_item: list[int]) -> np.ndarray:
+        """(structure, column, order): the sum of per_item over the items the column reads.
+        Small integers: float32 matrix products are exact here, and fast as one big product."""
+        by_order = np.array(per_item, dtype=np.float32)[orders]
+        return (coefficient @ by_order.T).reshape(size, columns, len(orders))
+
+    totals = read([c.value2 if c.kind == "plain" else 0 for c in items])
+    totals += unique[:, 2 : 2 + columns, None].astype(np.float32)
+    for kind, fixed, total in (("diamond", diamond, diamond2), ("police", police, POLICE_TOTAL)):
+        hit = fixed[:, :, None]
+        if any(c.kind == kind for c in items):
+            hit = hit | (read([c.kind == kind for c in items]) > 0)
+        totals = np.where(hit, np.float32(total), totals)  # the Police last: it wins
     return totals == totals.max(axis=1, keepdims=True)
 
 
@@ -228,61 +286,65 @@ class Tally:
     multiplicity: np.ndarray  # placements per structure
     inverse: np.ndarray  # placement -> structure
     order: np.ndarray  # (placement, k) -> the free slot whose code is k-th in sorted order
-    per_structure: np.ndarray  # (structure, column) culprit counts over all plain orders
+    per_structure: np.ndarray  # (structure, column) culprit counts over all item orders
     shared: dict = field(default_factory=dict)  # what children with the same structures reuse
 
     @property
     def counts(self) -> Counts:
         culprit = self.multiplicity @ self.per_structure
-        orders = factorial(len(self.placed.plain_values))
+        orders = factorial(len(self.placed.item_at))
         return Counts(len(self.placed.grid) * orders, [int(x) for x in culprit])
 
+    def blocks(self) -> Iterator[tuple[slice, np.ndarray]]:
+        """`culprits` of the structures, a chunk at a time (kept when small: advice reads them
+        once per item)."""
+        items, diamond2 = self.placed.items, self.deck.diamond2
+        step = max(1, CHUNK_CELLS // (len(COLUMNS) * factorial(len(items))))
+        chunks = [slice(start, start + step) for start in range(0, len(self.unique), step)]
+        if len(self.unique) * factorial(len(items)) > KEEP_CULPRITS:
+            for chunk in chunks:
+                yield chunk, culprits(self.unique[chunk], items, diamond2)
+            return
+        if "culprits" not in self.shared:
+            self.shared["culprits"] = [culprits(self.unique[c], items, diamond2) for c in chunks]
+        yield from zip(chunks, self.shared["culprits"], strict=True)
+
     def by_position(self) -> np.ndarray:
-        """[structure, j, i, column]: plain orders with plain card i at the j-th sorted slot in
-        which the column holds a culprit (computed once, shared with children)."""
+        """[structure, j, i, column]: item orders with item i at the j-th sorted slot in which
+        the column holds a culprit (computed once, shared with children)."""
         if "by_position" not in self.shared:
-            values = self.placed.plain_values
-            m = len(values)
-            orders = plain_orders(values)
+            m = len(self.placed.item_at)
+            orders = item_orders(m)
             onehot = (orders[:, :, None] == np.arange(m)).reshape(len(orders), m * m)
             exact = exact_float(self.counts.worlds)
             split: np.ndarray = np.zeros((len(self.unique), len(COLUMNS), m * m), dtype=exact)
-            for start in range(0, len(self.unique), CHUNK):
-                block = culprits(self.unique[start : start + CHUNK], values, self.deck.diamond2)
-                split[start : start + CHUNK] = block.astype(exact) @ onehot.astype(exact)
+            for chunk, block in self.blocks():
+                split[chunk] = block.astype(exact) @ onehot.astype(exact)
             grouped = split.reshape(len(self.unique), len(COLUMNS), m, m)
             self.shared["by_position"] = grouped.transpose(0, 2, 3, 1).copy()
         return self.shared["by_position"]
 
     def rank(self) -> np.ndarray:
-        """(placement, free slot) -> sorted position of the plain card there (<0: a special)."""
+        """(placement, free slot) -> sorted position of the item there (<0: a placed card)."""
         free = len(self.placed.free)
-        plain = len(self.placed.plain_values)
+        items = len(self.placed.item_at)
         rank = np.empty_like(self.order)
-        np.put_along_axis(rank, self.order, np.arange(free) - (free - plain), axis=1)
+        np.put_along_axis(rank, self.order, np.arange(free) - (free - items), axis=1)
         return rank
 
 
-def tally(deck: Deck, seen: dict[int, Card]) -> Tally:
-    placed = place(deck, seen)
+def tally(deck: Deck, seen: dict[int, Card], loose: frozenset[str] | None = None) -> Tally:
+    """The grouped enumeration of a state; `loose`: which special kinds are items (default:
+    `items_for`; every choice gives the same counts)."""
+    placed = place(deck, seen, loose)
     rows, order = structures(placed, resolve_all(placed), deck, seen)
     unique, multiplicity, inverse = group_equal_rows(rows)
+    t = Tally(deck, placed, unique, multiplicity, inverse, order, np.zeros(0))
     per_structure = np.zeros((len(unique), len(COLUMNS)), dtype=np.int64)
-    for start in range(0, len(unique), CHUNK):
-        block = culprits(unique[start : start + CHUNK], placed.plain_values, deck.diamond2)
-        per_structure[start : start + CHUNK] = block.sum(axis=2)
-    return Tally(deck, placed, unique, multiplicity, inverse, order, per_structure)
-
-
-def count(deck: Deck, seen: dict[int, Card]) -> Counts:
-    """Exact culprit counts given the cards seen at some slots (slot index -> card)."""
-    return count_seen(deck, tuple(sorted((slot, card.name) for slot, card in seen.items())))
-
-
-@lru_cache(maxsize=65536)
-def count_seen(deck: Deck, seen: tuple[tuple[int, str], ...]) -> Counts:
-    """`count`, cached: a session, a replay or a puzzle check asks for the same states again."""
-    return tally(deck, {slot: deck.by_name(name) for slot, name in seen}).counts
+    for chunk, block in t.blocks():
+        per_structure[chunk] = block.sum(axis=2)
+    t.per_structure = per_structure
+    return t
 
 
 def joint(t: Tally) -> np.ndarray:
@@ -291,21 +353,20 @@ def joint(t: Tally) -> np.ndarray:
     placed = t.placed
     free, unseen = placed.free, placed.unseen
     n, size, columns = len(free), len(t.unique), len(COLUMNS)
-    plain_at = [ci for ci, c in enumerate(unseen) if c.kind == "plain"]
-    m = len(plain_at)
+    item_at = placed.item_at
+    m = len(item_at)
     result = np.zeros((n, len(unseen), columns), dtype=np.int64)
     free_index = np.full(len(SLOTS), -1)
     free_index[free] = np.arange(n)
-    for ci, card in enumerate(unseen):  # a special card: where it lies in each placement
-        if card.kind != "plain":
-            k = free_index[placed.position[KIND_CODE[card.kind]]]
-            result[:, ci] = segment_rows(k * size + t.inverse, t.per_structure, size, n)
-    if m:  # a plain card: which sorted position its slot has in each placement
+    for ci in placed.placed_at:  # a placed card: where it lies in each placement
+        k = free_index[placed.position[KIND_CODE[unseen[ci].kind]]]
+        result[:, ci] = segment_rows(k * size + t.inverse, t.per_structure, size, n)
+    if m:  # an item: which sorted position its slot has in each placement
         rank = t.rank()
         p, k = np.nonzero(rank >= 0)
         rows = t.by_position().reshape(size * m, m * columns)  # (u, j) x (i, column)
         got = segment_rows((k * size + t.inverse[p]) * m + rank[p, k], rows, size * m, n)
-        for i, ci in enumerate(plain_at):
+        for i, ci in enumerate(item_at):
             result[:, ci] = got.reshape(n, m, columns)[:, i]
     return result
 
@@ -320,20 +381,20 @@ def segment_rows(
     return segment_sums(key // per_segment, picked, segments)
 
 
-def plain_children(t: Tally) -> np.ndarray:
-    """(k1, i, k2, card, column): arrangements with the i-th unseen *plain* card at free slot k1
-    and `card` (an index into the unseen cards) at free slot k2 in which the column holds a
-    culprit: the joint counts of every child state "slot k1 holds plain card i" in one pass.
+def item_children(t: Tally) -> np.ndarray:
+    """(k1, i, k2, card, column): arrangements with the i-th item at free slot k1 and `card` (an
+    index into the unseen cards) at free slot k2 in which the column holds a culprit: the joint
+    counts of every child state "slot k1 holds item i" in one pass.
 
     Each placement adds its structure's counts to the (k1, k2) cells it fits: read from
-    `by_position` when the card at k2 is special, and from orders counted by the positions of two
-    plain cards at once ("pair", built for one i at a time) when it is plain. The weights of
+    `by_position` when the card at k2 is placed, and from orders counted by the positions of two
+    items at once ("pair", built for one i at a time) when it is an item. The weights of
     (k2, structure, positions) are counted once per k1 and kept sparse."""
     placed = t.placed
     free, unseen = placed.free, placed.unseen
     n, columns, size = len(free), len(COLUMNS), len(t.unique)
-    plain_at = [ci for ci, c in enumerate(unseen) if c.kind == "plain"]
-    m = len(plain_at)
+    item_at = placed.item_at
+    m = len(item_at)
     result = np.zeros((n, m, n, len(unseen), columns), dtype=np.int64)
     if m == 0:
         return result
@@ -341,40 +402,53 @@ def plain_children(t: Tally) -> np.ndarray:
     free_index = np.full(len(SLOTS), -1)
     free_index[free] = np.arange(n)
     position_rows = t.by_position().reshape(size * m, m * columns)  # (u, j) x (i, column)
-    plain_weights = []
+    item_weights = []
     for k1 in range(n):
         rows = rank[:, k1] >= 0
         structure, r1 = t.inverse[rows], rank[rows, k1]
-        for ci, card in enumerate(unseen):  # a special card at k2
-            if card.kind != "plain":
-                k2 = free_index[placed.position[KIND_CODE[card.kind]][rows]]
-                got = segment_rows((k2 * size + structure) * m + r1, position_rows, size * m, n)
-                result[k1, :, :, ci] = got.reshape(n, m, columns).swapaxes(0, 1)  # (i, k2, col)
+        for ci in placed.placed_at:  # a placed card at k2
+            k2 = free_index[placed.position[KIND_CODE[unseen[ci].kind]][rows]]
+            got = segment_rows((k2 * size + structure) * m + r1, position_rows, size * m, n)
+            result[k1, :, :, ci] = got.reshape(n, m, columns).swapaxes(0, 1)  # (i, k2, col)
         ranks = rank[rows]
         second = ranks >= 0
         second[:, k1] = False
         p, k2 = np.nonzero(second)
         key = ((k2 * size + structure[p]) * m + r1[p]) * m + ranks[p, k2]
-        plain_weights.append(np.unique(key, return_counts=True))
-    orders = plain_orders(placed.plain_values)
+        item_weights.append(np.unique(key, return_counts=True))
     exact = exact_float(t.counts.worlds)
-    for i in range(m):  # a plain card at k2
-        onehot = (
-            (orders == i)[:, :, None, None] & (orders[:, None, :, None] == np.arange(m))
-        ).reshape(len(orders), m * m * m)  # (order) x (j1, j2, i2)
-        pair: np.ndarray = np.zeros((size, columns, m * m * m), dtype=exact)
-        for start in range(0, size, CHUNK):
-            block = culprits(t.unique[start : start + CHUNK], placed.plain_values, t.deck.diamond2)
-            pair[start : start + CHUNK] = block.astype(exact) @ onehot.astype(exact)
+    for i in range(m):  # an item at k2
+        pair = pair_counts(t, i, exact)  # (structure, column, j1 j2 i2)
         # rows (structure, j1, j2), contiguous, so that picking rows is a fast gather
         by_rows = pair.reshape(size, columns, m * m, m).transpose(0, 2, 1, 3)
         pair_rows = np.ascontiguousarray(by_rows).reshape(size * m * m, columns * m)
-        for k1, (key, weight) in enumerate(plain_weights):
+        for k1, (key, weight) in enumerate(item_weights):
             picked = pair_rows[key % (size * m * m)] * weight[:, None].astype(exact)
             got = segment_sums(key // (size * m * m), picked, n).reshape(n, columns, m)
-            for i2, ci in enumerate(plain_at):
+            for i2, ci in enumerate(item_at):
                 result[k1, i, :, ci] = got[:, :, i2]
     return result
+
+
+def pair_counts(t: Tally, i: int, exact: type) -> np.ndarray:
+    """[structure, column, (j1, j2, i2)]: item orders with item i at the j1-th sorted slot and
+    item i2 at the j2-th in which the column holds a culprit.
+
+    For each j1 only the (m-1)! orders with item i at j1 are read, and split by (j2, i2) with one
+    small matrix product: a sixth of the work of splitting every order by (j1, j2, i2) at once."""
+    m = len(t.placed.item_at)
+    orders = item_orders(m)
+    at = np.stack([np.flatnonzero(orders[:, j1] == i) for j1 in range(m)])  # (j1, (m-1)!)
+    onehot = (orders[at][:, :, :, None] == np.arange(m)).reshape(m, at.shape[1], m * m)
+    onehot = onehot.astype(exact)  # (j1, order with i at j1, (j2, i2))
+    pair: np.ndarray = np.zeros((len(t.unique), len(COLUMNS), m, m * m), dtype=exact)
+    for chunk, block in t.blocks():
+        rows: np.ndarray = block.reshape(-1, block.shape[2]).astype(
+            exact
+        )  # (structure column, order)
+        split = np.matmul(rows[:, at].transpose(1, 0, 2), onehot)  # (j1, structure column, ..)
+        pair[chunk] = split.transpose(1, 0, 2).reshape(-1, len(COLUMNS), m, m * m)
+    return pair.reshape(len(t.unique), len(COLUMNS), m * m * m)
 
 
 def exact_float(total: int) -> type:
@@ -393,30 +467,29 @@ def segment_sums(segment: np.ndarray, values: np.ndarray, segments: int) -> np.n
     return out
 
 
-def special_children(t: Tally) -> np.ndarray:
-    """(k1, s, k2, card, column): like `plain_children`, for the child states "free slot k1 holds
-    the s-th unseen special card" (s counts the unseen cards that are special, in deck order)."""
+def placed_children(t: Tally) -> np.ndarray:
+    """(k1, s, k2, card, column): like `item_children`, for the child states "free slot k1 holds
+    the s-th placed card" (s counts the unseen cards that are placed, in deck order)."""
     placed = t.placed
     free, unseen = placed.free, placed.unseen
     n, size, columns = len(free), len(t.unique), len(COLUMNS)
-    special_at = [ci for ci, c in enumerate(unseen) if c.kind != "plain"]
-    plain_at = [ci for ci, c in enumerate(unseen) if c.kind == "plain"]
-    m = len(plain_at)
-    result = np.zeros((n, len(special_at), n, len(unseen), columns), dtype=np.int64)
+    placed_at, item_at = placed.placed_at, placed.item_at
+    m = len(item_at)
+    result = np.zeros((n, len(placed_at), n, len(unseen), columns), dtype=np.int64)
     free_index = np.full(len(SLOTS), -1)
     free_index[free] = np.arange(n)
-    where = [free_index[placed.position[KIND_CODE[unseen[ci].kind]]] for ci in special_at]
+    where = [free_index[placed.position[KIND_CODE[unseen[ci].kind]]] for ci in placed_at]
     rank = t.rank()
-    rows = t.by_position().reshape(size * m, m * columns) if m else np.zeros((0, 0))
+    rows: np.ndarray = t.by_position().reshape(size * m, m * columns) if m else np.zeros((0, 0))
     for s, k1 in enumerate(where):
-        for ci, k2 in zip(special_at, where, strict=True):  # another special card at k2
-            if ci != special_at[s]:
+        for ci, k2 in zip(placed_at, where, strict=True):  # another placed card at k2
+            if ci != placed_at[s]:
                 got = segment_rows((k1 * n + k2) * size + t.inverse, t.per_structure, size, n * n)
                 result[:, s, :, ci] = got.reshape(n, n, columns)
-        if m:  # a plain card at k2
+        if m:  # an item at k2
             p, k2 = np.nonzero(rank >= 0)
             key = (((k1[p] * n + k2) * size + t.inverse[p]) * m) + rank[p, k2]
             got = segment_rows(key, rows, size * m, n * n).reshape(n, n, m, columns)
-            for i, ci in enumerate(plain_at):
+            for i, ci in enumerate(item_at):
                 result[:, s, :, ci] = got[:, :, i]
     return result

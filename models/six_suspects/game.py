@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 from models.six_suspects import puzzle, simulate
 from models.six_suspects.advice import EXACT_HORIZON, advise, one_look_values
-from models.six_suspects.counter import Counts, count
+from models.six_suspects.counter import Counts
 from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
+from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
 from solver.errors import Contradiction, InputError

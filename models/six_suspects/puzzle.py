@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from models.six_suspects.counter import count
+from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck
 
 DIFFICULTY_NAMES = {1: "easy", 2: "medium", 3: "hard"}

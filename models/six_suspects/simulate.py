@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from models.six_suspects.advice import one_look_values
-from models.six_suspects.counter import count
+from models.six_suspects.posterior import count
 from models.six_suspects.rules import SLOTS, Card, Deck, resolve
 
 LOOKS = 5  # four looks, and one more after someone announces

@@ -69,7 +69,7 @@ def accused(by: str | None, c: Card, correct: bool) -> dict:
 def satisfies(world: tuple[Card, ...], facts: list[Fact]) -> bool:
     """Every fact checked directly with rules.overlap (independent of the counter's sets)."""
     for fact in facts:
-        secret = world[fact.round]
+        secret = world[fact.secret]
         if fact.kind == "token" and overlap(fact.card, secret) != fact.token:
             return False
         if fact.kind == "not" and secret == fact.card:
@@ -133,7 +133,7 @@ def test_simulated_truth_is_always_a_consistent_world(game):
     truths = game.truths
     # the log holds the simulated rounds, plus a fresh empty round when the last one was won
     assert game.rounds in (len(truths), len(truths) + 1)
-    assert all(f.round < len(truths) for f in facts)
+    assert all(f.secret < len(truths) for f in facts)
     assert satisfies(tuple(truths), facts)
     sets = candidate_sets(facts, game.rounds)
     assert all(sets[r] & BIT[truth] for r, truth in enumerate(truths))

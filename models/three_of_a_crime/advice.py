@@ -14,7 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
-from models.three_of_a_crime.counter import BIT, Posterior, candidate_sets, count_worlds
+from models.three_of_a_crime.counter import BIT, Posterior, candidate_sets, joint, must_differ
 from models.three_of_a_crime.log import Log
 from models.three_of_a_crime.rules import CARDS, TWO_PLAYER_CARD_LIMIT, Card, overlap
 
@@ -42,41 +42,49 @@ class Advice:
 def detectives_in(log: Log) -> int:
     """Detectives still allowed to accuse in the current round (at least 1).
 
-    Every round has an eyewitness, named in the log or not: the detectives are the other players."""
+    Every round has an eyewitness, named in the log or not: the detectives are the other players.
+    In the variation for two each card has one detective: the other player."""
     current = log.current
+    if current.variation:
+        return 1
     if not log.players:
         return max(1, 2 - len(current.out))
     return max(1, len(log.players) - 1 - len(current.out))
 
 
 def next_card(log: Log, post: Posterior, racers: int) -> NextCard | None:
-    """Exact effect of the next face-up card.
+    """Exact effect of the next face-up card turned for the secret being solved.
 
-    In a world where the current secret is s, the next card is uniform over the cards still in the
-    deck that are neither s nor face up: that excludes the earlier rounds' secrets, so the weight of
-    (s, c) is the number of worlds with secret s in which c was not an earlier secret."""
-    rounds = len(log.rounds)
-    face_up = set(log.current.face_up)
-    if len(log.players) == 2 and len(face_up) >= TWO_PLAYER_CARD_LIMIT:
+    In a world where that secret is s, the next card is uniform over the cards still in the deck:
+    not face up, and no secret out of the deck (s, the other secret of a variation round, the won
+    cards). So the weight of (s, c) is the number of worlds with that secret s in which no other
+    secret out of the deck is c: the count with c taken out of those secrets' cards."""
+    current = log.current
+    draws, target = log.draws, log.solving
+    face_up = set(current.face_up)
+    if len(log.players) == 2 and not current.variation and len(face_up) >= TWO_PLAYER_CARD_LIMIT:
         return None
-    sets = candidate_sets(log.facts, rounds)
-    remaining = len(CARDS) - (rounds - 1) - 1 - len(face_up)
+    out_of_deck = [i for i in range(len(draws)) if i == target or must_differ(draws, i, target)]
+    remaining = len(CARDS) - len(out_of_deck) - len(face_up)
     if remaining <= 0 or post.worlds == 0:
         return None
-    joint: dict[tuple[Card, int], dict[Card, int]] = defaultdict(dict)
-    for secret in post.card_counts:
-        for card in CARDS:
-            if card == secret or card in face_up:
-                continue
-            earlier = [s & ~BIT[card] for s in sets[:-1]]
-            weight = count_worlds([*earlier, BIT[secret]])
-            if weight:
-                joint[card, overlap(card, secret)][secret] = weight
+    masks = candidate_sets(log.facts, draws)
+    joint_by: dict[tuple[Card, int], dict[Card, int]] = defaultdict(dict)
+    for card in CARDS:
+        if card in face_up:
+            continue
+        without = [
+            m & ~BIT[card] if i in out_of_deck and i != target else m for i, m in enumerate(masks)
+        ]
+        weights = joint(without, draws, log.focus).marginal(log.focus.index(target))
+        for secret, weight in weights.items():
+            if secret != card and weight:
+                joint_by[card, overlap(card, secret)][secret] = weight
     total = post.worlds * remaining
     expected = Fraction(0)
     unique = Fraction(0)
     wait = Fraction(0)
-    for by_secret in joint.values():
+    for by_secret in joint_by.values():
         mass = sum(by_secret.values())
         p_outcome = Fraction(mass, total)
         expected += p_outcome * len(by_secret)
@@ -85,7 +93,7 @@ def next_card(log: Log, post: Posterior, racers: int) -> NextCard | None:
             wait += p_outcome / racers
         else:
             wait += Fraction(max(by_secret.values()), total)
-    return NextCard(expected, unique, wait, len(joint))
+    return NextCard(expected, unique, wait, len(joint_by))
 
 
 def advise(log: Log, post: Posterior) -> Advice:

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import random
 import shlex
+from collections import defaultdict
 from collections.abc import Callable
+from fractions import Fraction
 
 from models.three_of_a_crime import advice, puzzle, simulate
-from models.three_of_a_crime.counter import Posterior, posterior
+from models.three_of_a_crime.counter import (
+    Posterior,
+    candidate_sets,
+    joint,
+    posterior,
+    suspect_probability,
+)
 from models.three_of_a_crime.log import EVENT_KINDS, GAME, Log, parse
+from models.three_of_a_crime.replay import replay_states
 from models.three_of_a_crime.rules import (
     ABBREVIATIONS,
     CARDS,
     SUSPECT_NAMES,
     SUSPECTS,
     TOKEN_SUPPLY,
+    Card,
     card_label,
     card_names,
 )
@@ -39,13 +49,24 @@ events:
     token: 1
   # - accuse: {by: Ana, suspects: [KC, LSL, JC], correct: true}  # a correct accusation
   # - won: {by: Ana, card: [KC, LSL, JC]}  # round over; the card leaves the deck (card optional)
+  # - secret: [HB, JC, PT]      # my own secret card, when I am the eyewitness (only I see it)
+#
+# The variation for two (players: [Ana, Ben]): one log holds both simultaneous rounds.
+#   - round: {eyewitness: both} # each player draws a secret card and is the other's detective
+#   - secret: [HB, JC, PT]      # my own card (me: Ana): it is not Ben's, and Ben cannot see it
+#   - card: [KC, PT, NNN]       # a card turned in Ben's space...
+#     token: 1
+#     eyewitness: Ben           # ...with Ben's token: about Ben's card (say whose, every time)
+#   - accuse: {by: Ana, suspects: [KC, LEL, NNN], correct: false}  # Ana names Ben's card
 """
 
 SESSION_HELP = """\
-card S1 S2 S3 TOKEN        a face-up card and its token, e.g. card KC PT NNN 1
+card S1 S2 S3 TOKEN [EYEWITNESS]   a face-up card and its token, e.g. card KC PT NNN 1
+                           (variation for two: whose token it is, e.g. card KC PT NNN 1 Ben)
 accuse PLAYER S1 S2 S3 right|wrong   e.g. accuse Cleo HB JC KC wrong
 won PLAYER [S1 S2 S3]      the round is over (the card, if shown, leaves the deck)
-round EYEWITNESS           a new round starts"""
+secret [PLAYER] S1 S2 S3   a secret card seen: mine by default (e.g. secret HB JC PT)
+round EYEWITNESS|both      a new round starts; 'round both': the variation for two"""
 
 
 def suspect_rows(post: Posterior) -> list[list[str]]:
@@ -57,10 +78,150 @@ def suspect_rows(post: Posterior) -> list[list[str]]:
 
 
 def certain_facts(post: Posterior) -> list[str]:
-    probabilities = post.suspect_probability()
+    return certain_of(post.suspect_probability())
+
+
+def certain_of(probabilities: dict[str, Fraction]) -> list[str]:
     guilty = [f"{n} is guilty" for n, p in probabilities.items() if p == 1]
     innocent = [f"{n} is innocent" for n, p in probabilities.items() if p == 0]
     return guilty + innocent
+
+
+def candidate_table(title: str, counts: dict[Card, int], worlds: int) -> Table:
+    """The candidate cards and their probabilities (the first 20)."""
+    candidates = sorted(counts)
+    shown = candidates[:20]
+    rows = [[card_label(c), f"{counts[c] / worlds:.3f}"] for c in shown]
+    if len(candidates) > len(shown):
+        rows.append([f"… and {len(candidates) - len(shown)} more", ""])
+    return Table(title, ["secret card", "p"], rows)
+
+
+def space_reports(log: Log, post: Posterior) -> list[dict]:
+    """One entry per secret card of the current round (two in the variation), for --json."""
+    found = post.joint
+    assert found is not None
+    entries = []
+    for position, secret in enumerate(log.focus):
+        counts = found.marginal(position)
+        suspect = suspect_probability(counts, found.worlds)
+        candidates = sorted(counts)
+        eyewitness = log.current.eyewitnesses[position]
+        entries.append(
+            {
+                "eyewitness": eyewitness,
+                "solving": secret == log.solving,
+                "known": len(candidates) == 1,
+                "candidates": [card_names(c) for c in candidates],
+                "candidate_probability": [
+                    probability(Fraction(counts[c], found.worlds)) for c in candidates
+                ],
+                "suspect": {name: probability(p) for name, p in suspect.items()},
+                "certain": certain_of(suspect),
+            }
+        )
+    return entries
+
+
+def opponent_view(log: Log, post: Posterior) -> dict | None:
+    """From `me`'s seat in the variation: how many cards the other player can still think mine is.
+
+    They see the same table (every fact but the `secret` events) and know their own card, which
+    cannot be mine; averaged exactly over my posterior of their card."""
+    current = log.current
+    if not current.variation or log.me not in current.variation:
+        return None
+    mine = current.secret_of(log.me)
+    theirs = log.solving
+    public = [f for f in log.facts if f.event not in log.private]
+    table = joint(candidate_sets(public, log.draws), log.draws, log.focus)
+    me_at, them_at = log.focus.index(mine), log.focus.index(theirs)
+    considered: dict[Card, set[Card]] = defaultdict(set)
+    for cards in table.counts:
+        considered[cards[them_at]].add(cards[me_at])
+    expected = Fraction(0)
+    certain = Fraction(0)
+    for card, n in post.card_counts.items():
+        p = Fraction(n, post.worlds)
+        expected += p * len(considered[card])
+        certain += p * (len(considered[card]) == 1)
+    other = [p for p in current.variation if p != log.me][0]
+    return {
+        "player": other,
+        "expected_candidates": probability(expected),
+        "p_certain": probability(certain),
+    }
+
+
+def opponent_line(view: dict) -> str:
+    return (
+        f"{view['player']} (who knows their own card) still considers "
+        f"{view['expected_candidates']:.2f} card(s) for yours on average; "
+        f"p(certain of it now) = {view['p_certain']:.3f}"
+    )
+
+
+def variation_view(
+    log: Log, post: Posterior, spaces: list[dict], view: dict | None
+) -> tuple[list[Table], list[str]]:
+    """The terminal view of a variation round: the card I solve first, then my own."""
+    found = post.joint
+    assert found is not None
+    number = len(log.rounds)
+    tables: list[Table] = []
+    lines: list[str] = []
+    order = sorted(range(len(spaces)), key=lambda i: not spaces[i]["solving"])
+    for position in order:
+        entry = spaces[position]
+        counts = found.marginal(position)
+        whose = entry["eyewitness"]
+        role = "the card you are solving" if entry["solving"] else "your own card"
+        if log.me not in (log.current.variation or ()):
+            role = f"solved by {[p for p in log.current.eyewitnesses if p != whose][0]}"
+        if entry["known"] and not entry["solving"]:
+            lines.append(
+                f"Round {number}: {whose}'s card ({role}) is {card_label(next(iter(counts)))}"
+            )
+            continue
+        title = f"Round {number}, {whose}'s card ({role}): {len(counts)} candidate(s)"
+        tables.append(candidate_table(title, counts, found.worlds))
+        if entry["solving"]:
+            suspect = suspect_probability(counts, found.worlds)
+            rows = [
+                [n, f"{float(p):.3f}", "guilty" if p == 1 else "innocent" if p == 0 else ""]
+                for n, p in suspect.items()
+            ]
+            tables.append(Table(f"Suspects on {whose}'s card", ["suspect", "p", "certain"], rows))
+            lines += [f"{whose}'s card: {fact}" for fact in entry["certain"]]
+    if (
+        log.me in (log.current.variation or ())
+        and not spaces[log.focus.index(log.current.secret_of(log.me))]["known"]
+    ):
+        lines.append(
+            "your own card is not in the log: add 'secret: [S1, S2, S3]' (it cannot be the other card)"
+        )
+    if view is not None:
+        lines.append(opponent_line(view))
+    return tables, lines
+
+
+def step_spaces(step) -> list[tuple[str | None, int]]:
+    """(eyewitness, number of candidates) for each secret of a replay step's round."""
+    found = step.posterior.joint
+    return [(who, len(found.marginal(position))) for position, who in enumerate(step.eyewitnesses)]
+
+
+def question_secret(question: object, log: Log) -> int:
+    """`question: secret` (the card `me` is solving) or `question: {secret: PLAYER}`."""
+    if question == "secret":
+        return log.solving
+    if isinstance(question, dict) and set(question) == {"secret"}:
+        current = log.current
+        if not current.variation:
+            return log.solving
+        who = NameSet("player", list(current.variation)).resolve(question["secret"])
+        return current.secret_of(who)
+    raise InputError(f"unknown question {question!r}; did you mean 'secret'?")
 
 
 class ThreeOfACrime:
@@ -84,6 +245,8 @@ class ThreeOfACrime:
                 + ", ".join(f"{n} × {t}" for t, n in TOKEN_SUPPLY.items())
                 + " (more is solved, with a warning)",
                 "two players: the round ends after the sixth face-up card",
+                "variation for two (round: {eyewitness: both}): one log, both secret cards "
+                "(different cards); first correct accusation wins; the unwon card goes back",
             ],
         }
 
@@ -95,7 +258,7 @@ class ThreeOfACrime:
     def posterior(self, doc: Document, upto: int | None = None) -> tuple[Log, Posterior]:
         """Parse and count; a log with no consistent world raises Contradiction naming events."""
         log = parse(doc, upto, doc.events_key)
-        post = posterior(log.facts, len(log.rounds))
+        post = posterior(log.facts, log.draws, log.focus, log.solving)
         if post.worlds == 0:
             raise Contradiction(self.conflict(log), detail="no secret card fits them all")
         return log, post
@@ -103,13 +266,14 @@ class ThreeOfACrime:
     def conflict(self, log: Log, label_offset: int = 0) -> list[int]:
         from models.three_of_a_crime.knowledge import CrimeKnowledge
 
-        knowledge = CrimeKnowledge(log.facts, len(log.rounds))
+        knowledge = CrimeKnowledge(log.facts, log.draws)
         return [e + label_offset for e in knowledge.conflict()]
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:
         log, post = self.posterior(doc, upto)
         candidates = post.candidates
         suspect = post.suspect_probability()
+        spaces = space_reports(log, post)
         data = {
             "game": self.name,
             "consistent": True,
@@ -121,20 +285,22 @@ class ThreeOfACrime:
             "suspect": {name: probability(p) for name, p in suspect.items()},
             "certain": certain_facts(post),
             "warnings": log.warnings,
+            "variation": log.current.variation is not None,
+            "secret_of": log.current.eyewitnesses[log.focus.index(log.solving)],
+            "rounds": spaces,
         }
-        shown = candidates[:20]
-        rows = [[card_label(c), f"{float(post.card_probability(c)):.3f}"] for c in shown]
-        if len(candidates) > len(shown):
-            rows.append([f"… and {len(candidates) - len(shown)} more", ""])
+        lines = certain_facts(post) or ["nothing is certain yet"]
+        if log.current.variation:
+            view = opponent_view(log, post)
+            if view is not None:
+                data["opponent"] = view
+            tables, lines = variation_view(log, post, spaces, view)
+            return Report(data, tables, lines, log.warnings)
+        title = f"Round {len(log.rounds)}: {len(candidates)} candidate secret card(s)"
         tables = [
-            Table(
-                f"Round {len(log.rounds)}: {len(candidates)} candidate secret card(s)",
-                ["secret card", "p"],
-                rows,
-            ),
+            candidate_table(title, post.card_counts, post.worlds),
             Table("Suspects", ["suspect", "p(on the secret card)", "certain"], suspect_rows(post)),
         ]
-        lines = certain_facts(post) or ["nothing is certain yet"]
         return Report(data, tables, lines, log.warnings)
 
     def view(self, doc: Document) -> Report:
@@ -145,6 +311,7 @@ class ThreeOfACrime:
         log, post = self.posterior(doc, upto)
         best = advice.advise(log, post)
         upcoming = best.next_card
+        current = log.current
         data = {
             "game": self.name,
             "consistent": True,
@@ -163,10 +330,14 @@ class ThreeOfACrime:
                 "p_unique": probability(upcoming.p_unique),
                 "wait_value": probability(upcoming.wait_value),
             },
+            "secret_of": current.eyewitnesses[log.focus.index(log.solving)],
         }
         verdict = "ACCUSE NOW" if best.accuse_now else "wait for the next card"
+        whose = ""
+        if current.variation:
+            whose = f"{data['secret_of']}'s card: "
         lines = [
-            f"best accusation: {card_label(best.best[0])} (p = {float(best.p_best):.3f}"
+            f"best accusation: {whose}{card_label(best.best[0])} (p = {float(best.p_best):.3f}"
             + (f", tied with {len(best.best) - 1} other card(s))" if len(best.best) > 1 else ")"),
             f"{verdict}: {best.reason}",
         ]
@@ -176,47 +347,72 @@ class ThreeOfACrime:
                 f"left (now {len(post.card_counts)}); p(answer unique after it) = "
                 f"{float(upcoming.p_unique):.3f}"
             )
+        if current.variation:
+            view = opponent_view(log, post)
+            if view is not None:
+                data["opponent"] = view
+                lines.append(opponent_line(view))
         return Report(data, [], lines, log.warnings)
 
     def replay(self, doc: Document) -> Report:
-        full = parse(doc)
+        from models.three_of_a_crime.replay import Broken
+
+        try:
+            full, steps = replay_states(doc)
+        except Broken as broken:
+            log = parse(doc, broken.event, doc.events_key)
+            event = doc.data["events"][broken.event - 1]
+            raise Contradiction(
+                self.conflict(log), detail=f"the log breaks at event {broken.event}: {event}"
+            ) from None
+        variation = any(r.variation for r in full.rounds)
         rows = []
         history = []
-        for upto in range(0, full.events + 1):
-            log = parse(doc, upto)
-            post = posterior(log.facts, len(log.rounds))
-            if post.worlds == 0:
-                event = doc.data["events"][upto - 1]
-                raise Contradiction(
-                    self.conflict(log), detail=f"the log breaks at event {upto}: {event}"
-                )
+        events = doc.data.get("events") or []
+        for step in steps:
+            post = step.posterior
             ranked = sorted(post.suspect_probability().items(), key=lambda kv: -kv[1])
             leaders = [(n, p) for n, p in ranked if p > 0][:3]
-            label = "start" if upto == 0 else describe_event(doc.data["events"][upto - 1])
-            rows.append(
-                [
-                    str(upto),
-                    label,
-                    str(len(log.rounds)),
-                    str(len(post.card_counts)),
-                    ", ".join(f"{ABBREV[n]} {float(p):.2f}" for n, p in leaders),
-                ]
-            )
+            label = "start" if step.event == 0 else describe_event(events[step.event - 1])
+            spaces = step_spaces(step)
+            row = [
+                str(step.event),
+                label,
+                str(step.round),
+                str(len(post.card_counts)),
+                ", ".join(f"{ABBREV[n]} {float(p):.2f}" for n, p in leaders),
+            ]
+            if variation:
+                row.insert(3, str(step.eyewitnesses[step.solving] or ""))
+                row.append(
+                    " · ".join(
+                        f"{who}: {n}" for who, n in spaces if who != step.eyewitnesses[step.solving]
+                    )
+                )
+            rows.append(row)
             history.append(
                 {
-                    "event": upto,
-                    "round": len(log.rounds),
+                    "event": step.event,
+                    "round": step.round,
                     "candidates": len(post.card_counts),
                     "worlds": post.worlds,
                     "leaders": {n: probability(p) for n, p in leaders},
+                    "rounds": [{"eyewitness": who, "candidates": n} for who, n in spaces],
                 }
             )
         data = {"game": self.name, "consistent": True, "events": full.events, "history": history}
-        table = Table(
-            "How the candidates evolved",
-            ["#", "event", "round", "candidates", "leading suspects"],
-            rows,
-        )
+        columns = ["#", "event", "round", "candidates", "leading suspects"]
+        if variation:
+            columns = [
+                "#",
+                "event",
+                "round",
+                "card of",
+                "candidates",
+                "leading suspects",
+                "other card",
+            ]
+        table = Table("How the candidates evolved", columns, rows)
         return Report(data, [table], [], full.warnings)
 
     # --- puzzles ---------------------------------------------------------------------------
@@ -227,16 +423,11 @@ class ThreeOfACrime:
         body = doc.data.get("puzzle")
         if not isinstance(body, dict) or not isinstance(body.get("given"), list):
             raise InputError("a puzzle needs 'puzzle: {given: [events...], question: secret}'")
-        if body.get("question", "secret") != "secret":
-            raise InputError(f"unknown question {body['question']!r}; did you mean 'secret'?")
         log = parse(doc, key="given")
+        target = question_secret(body.get("question", "secret"), log)
         clues = list(range(log.events))  # clue i is event i + 1
-        knowledge = CrimeKnowledge(log.facts, len(log.rounds))
-        query = knowledge.secret_query()
-
-        def oracle(subset):
-            return [a for a, _ in knowledge.answers(query, [c + 1 for c in subset])]
-
+        knowledge = CrimeKnowledge(log.facts, log.draws)
+        query = knowledge.secret_query(target)
         found = knowledge.answers(query, [c + 1 for c in clues])
         if not found:
             raise Contradiction(
@@ -244,17 +435,24 @@ class ThreeOfACrime:
             )
         unique = len(found) == 1
         answer = sorted(found[0][0])[0] if unique else None
+        redundant, minimal = (
+            puzzle.clue_analysis(log.facts, log.draws, log.focus, target, log.events)
+            if unique
+            else ([], [])
+        )
         data: dict = {
             "game": self.name,
             "unique": unique,
             "answer": card_names(answer) if answer else None,
             "answers": [card_names(sorted(a)[0]) for a, _ in found],
             "witnesses": [] if unique else [self._witness(w) for _, w in found],
-            "redundant": puzzles.redundant_clues(oracle, clues) if unique else [],
-            "minimal": puzzles.minimal_clues(oracle, clues) if unique else [],
+            "redundant": redundant,
+            "minimal": minimal,
             "clues": len(clues),
         }
-        facts = log.facts
+        if log.current.variation:
+            data["secret_of"] = log.current.eyewitnesses[log.focus.index(target)]
+        facts = [f for f in log.facts if f.secret == target]
         data["difficulty"] = puzzle.DIFFICULTY_NAMES[puzzle.difficulty(facts)] if unique else None
         lines = []
         exit_code = 0 if unique else 1
@@ -340,9 +538,24 @@ class ThreeOfACrime:
             raise InputError("empty line")
         kind, rest = words[0].lower(), words[1:]
         if kind == "card":
-            if len(rest) < 4 or rest[-1] not in ("0", "1", "2", "3"):
-                raise InputError("usage: card S1 S2 S3 TOKEN (e.g. card KC PT NNN 1)")
-            return {"card": SUSPECT_NAMES.resolve_words(rest[:-1], 3), "token": int(rest[-1])}
+            tokens = [i for i, w in enumerate(rest) if w in ("0", "1", "2", "3")]
+            if len(rest) < 4 or not tokens or tokens[-1] < 3 or len(rest) - tokens[-1] > 2:
+                raise InputError("usage: card S1 S2 S3 TOKEN [EYEWITNESS] (e.g. card KC PT NNN 1)")
+            at = tokens[-1]
+            event = {"card": SUSPECT_NAMES.resolve_words(rest[:at], 3), "token": int(rest[at])}
+            if at + 1 < len(rest):
+                event["eyewitness"] = rest[at + 1]
+            return event
+        if kind == "secret":
+            if len(rest) < 3:
+                raise InputError("usage: secret [PLAYER] S1 S2 S3 (e.g. secret HB JC PT)")
+            try:
+                return {"secret": SUSPECT_NAMES.resolve_words(rest, 3)}
+            except InputError:
+                if len(rest) < 4:
+                    raise
+                card = SUSPECT_NAMES.resolve_words(rest[1:], 3)
+                return {"secret": {"eyewitness": rest[0], "card": card}}
         if kind == "accuse":
             if len(rest) < 5 or rest[-1].lower() not in ("right", "wrong", "correct", "no", "yes"):
                 raise InputError("usage: accuse PLAYER S1 S2 S3 right|wrong")
@@ -376,10 +589,16 @@ def describe_event(event: dict) -> str:
     body = event[kind]
     if kind == "card":
         names = body if isinstance(body, list) else str(body).split()
-        return f"card {' '.join(ABBREV.get(SUSPECT_NAMES.resolve(n), n) for n in names)} → {event.get('token')}"
+        shown = " ".join(ABBREV.get(SUSPECT_NAMES.resolve(n), n) for n in names)
+        whose = f" ({event['eyewitness']})" if event.get("eyewitness") is not None else ""
+        return f"card {shown} → {event.get('token')}{whose}"
     if kind == "accuse":
         verdict = "right" if body.get("correct") else "wrong"
         return f"{body.get('by', '?')} accuses {' '.join(map(str, body['suspects']))}: {verdict}"
     if kind == "won":
         return f"{body.get('by', '?')} wins the round"
-    return f"round (eyewitness {(body or {}).get('eyewitness', '?')})"
+    if kind == "secret":
+        whose = body.get("eyewitness", "my") if isinstance(body, dict) else "my"
+        return f"{whose} secret card" if whose == "my" else f"{whose}'s secret card"
+    eyewitness = body.get("eyewitness", "?") if isinstance(body, dict) else "?"
+    return f"round (eyewitness {'both' if isinstance(eyewitness, list) else eyewitness})"

@@ -369,10 +369,13 @@ class ThreeOfACrime:
         rows = []
         history = []
         events = doc.data.get("events") or []
+        leading: dict[int, list] = {}  # by posterior: the same count is shared by many steps
         for step in steps:
             post = step.posterior
-            ranked = sorted(post.suspect_probability().items(), key=lambda kv: -kv[1])
-            leaders = [(n, p) for n, p in ranked if p > 0][:3]
+            if id(post) not in leading:
+                ranked = sorted(post.suspect_probability().items(), key=lambda kv: -kv[1])
+                leading[id(post)] = [(n, p) for n, p in ranked if p > 0][:3]
+            leaders = leading[id(post)]
             label = "start" if step.event == 0 else describe_event(events[step.event - 1])
             spaces = step_spaces(step)
             row = [
@@ -401,6 +404,17 @@ class ThreeOfACrime:
                 }
             )
         data = {"game": self.name, "consistent": True, "events": full.events, "history": history}
+        lines = []
+        if len(rows) > REPLAY_TABLE_ROWS:  # printing 10,000 rows takes longer than computing them
+            changed = [0] + [
+                i for i in range(1, len(history)) if _changed(history[i - 1], history[i])
+            ]
+            lines.append(
+                f"{len(rows) - len(changed)} of {len(rows)} events changed nothing and are not "
+                "shown (more than "
+                f"{REPLAY_TABLE_ROWS} events; --json lists every one)"
+            )
+            rows = [rows[i] for i in changed]
         columns = ["#", "event", "round", "candidates", "leading suspects"]
         if variation:
             columns = [
@@ -413,7 +427,7 @@ class ThreeOfACrime:
                 "other card",
             ]
         table = Table("How the candidates evolved", columns, rows)
-        return Report(data, [table], [], full.warnings)
+        return Report(data, [table], lines, full.warnings)
 
     # --- puzzles ---------------------------------------------------------------------------
 
@@ -576,6 +590,12 @@ class ThreeOfACrime:
 
 
 ABBREV = {name: short for short, name in ABBREVIATIONS.items()}
+REPLAY_TABLE_ROWS = 1000  # a longer replay shows only the events that changed something
+
+
+def _changed(before: dict, after: dict) -> bool:
+    keys = ("round", "candidates", "worlds", "leaders", "rounds")
+    return any(before[k] != after[k] for k in keys)
 
 
 def _names(value) -> list[str]:

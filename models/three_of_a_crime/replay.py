@@ -41,9 +41,16 @@ def replay_states(doc: Document) -> tuple[Log, list[Step]]:
     cache: dict[tuple, Posterior] = {}
     steps: list[Step] = []
 
+    shape: dict[tuple, tuple] = {}  # the rounds change shape only when one starts or ends
+
     def after(reader: _Reader, number: int) -> None:
         nonlocal applied, masks
-        rounds, draws = reader.world()
+        last = reader.rounds[-1]
+        now = (len(reader.rounds), last.over, last.won_secret, len(last.secrets))
+        if now not in shape:
+            shape.clear()
+            shape[now] = reader.world()
+        rounds, draws = shape[now]
         masks = masks[: len(draws)] + [ALL] * (len(draws) - len(masks))
         for fact in reader.facts[applied:]:
             apply_fact(masks, fact)

@@ -101,3 +101,108 @@ def random_game(
             events.pop()
     document = {"game": "three-of-a-crime", "players": players, "me": players[0], "events": events}
     return document, truths
+
+
+def random_variation_game(
+    rng: random.Random, rounds: int, players: tuple[str, str] = ("Ana", "Ben")
+) -> tuple[dict, list[Card]]:
+    """A log of the variation for two and the true secret of every draw (two per round).
+
+    The players turn cards for each other in turn (each card in one space, with that space's
+    token); now and then one accuses wrongly; a round ends with a correct accusation (the named
+    card leaves the deck, the winner's own goes back), or both out (both go back), or the log
+    stops inside it. The first player sometimes logs their own card with `secret`."""
+    events: list[dict] = []
+    truths: list[Card] = []
+    gone: set[Card] = set()
+    first, second = players
+    for number in range(rounds):
+        events.append({"round": {"eyewitness": "both"}})
+        deck = [c for c in CARDS if c not in gone]
+        secrets = dict(zip(players, rng.sample(deck, 2), strict=True))
+        truths += [secrets[first], secrets[second]]
+        if rng.random() < 0.5:
+            events.append({"secret": card_names(secrets[first])})
+        rest = [c for c in deck if c not in secrets.values()]
+        rng.shuffle(rest)
+        out: set[str] = set()
+        for turn, card in enumerate(rest[: rng.randint(0, 10)]):
+            if len(out) == 2:
+                break  # both out: the round is over
+            space = players[turn % 2]
+            token = overlap(card, secrets[space])
+            events.append({"card": card_names(card), "token": token, "eyewitness": space})
+            accuser = [p for p in players if p != space][0]
+            if accuser not in out and rng.random() < 0.1:
+                guess = rng.choice([c for c in deck if c != secrets[space]])
+                events.append(
+                    {"accuse": {"by": accuser, "suspects": card_names(guess), "correct": False}}
+                )
+                out.add(accuser)
+        last = number == rounds - 1
+        if last and rng.random() < 0.5:
+            break  # the log stops inside the round
+        still_in = [p for p in players if p not in out]
+        if len(out) == 2 or not still_in:
+            continue  # both out: nobody wins, both cards go back
+        winner = rng.choice(still_in)
+        loser = [p for p in players if p != winner][0]
+        events.append(
+            {"accuse": {"by": winner, "suspects": card_names(secrets[loser]), "correct": True}}
+        )
+        if rng.random() < 0.5:
+            events.append({"won": {"by": winner}})
+        gone.add(secrets[loser])
+    document = {"game": "three-of-a-crime", "players": list(players), "me": first, "events": events}
+    return document, truths
+
+
+def long_game(
+    rng: random.Random, events: int, players: int = 400, reveal_won: float = 1.0
+) -> tuple[dict, list[Card]]:
+    """A log of `events` events played by the rules, for soak tests and benchmarks: 30 rounds
+    with several face-up cards each, many wrong accusations (by many detectives, about a third
+    repeating a card already ruled out), cards face up again in later rounds, and won cards
+    (shown with probability `reveal_won`); the last round is left open. Returns the log and the
+    true secret of each round."""
+    seats = [f"P{i}" for i in range(players)]
+    log: list[dict] = []
+    truths: list[Card] = []
+    gone: set[Card] = set()
+    rounds = 30
+    for number in range(rounds):
+        eyewitness = seats[number % players]
+        log.append({"round": {"eyewitness": eyewitness}})
+        deck = [c for c in CARDS if c not in gone]
+        secret = rng.choice(deck)
+        truths.append(secret)
+        rest = [c for c in deck if c != secret]
+        rng.shuffle(rest)
+        detectives = [p for p in seats if p != eyewitness]
+        rng.shuffle(detectives)
+        accused: list[Card] = []
+        last = number == rounds - 1
+        end = events if last else min(events - 1, (number + 1) * events // rounds)
+        turned = rest[: rng.randint(1, 3) if last else rng.randint(3, 12)]
+        candidates = set(deck)
+        for k, card in enumerate(turned):
+            token = overlap(card, secret)
+            log.append({"card": card_names(card), "token": token})
+            candidates = {c for c in candidates if c != card and overlap(card, c) == token}
+            ruled_out = [c for c in CARDS if c not in candidates]
+            share = (end - len(log) - (0 if last else 1)) // (len(turned) - k)
+            for _ in range(min(share, len(detectives))):
+                # the last round keeps its candidates: accusations there name ruled-out cards
+                anything = [c for c in CARDS if c != secret] if not last else ruled_out
+                repeat = accused and rng.random() < 0.3
+                wrong = rng.choice(accused) if repeat else rng.choice(anything)
+                accused.append(wrong)
+                body = {"by": detectives.pop(), "suspects": card_names(wrong), "correct": False}
+                log.append({"accuse": body})
+        if last:
+            break
+        shown = rng.random() < reveal_won
+        log.append({"won": {"by": eyewitness, **({"card": card_names(secret)} if shown else {})}})
+        gone.add(secret)
+    document = {"game": "three-of-a-crime", "players": seats, "me": seats[0], "events": log}
+    return document, truths

@@ -183,7 +183,9 @@ def variation_view(
                 f"Round {number}: {whose}'s card ({role}) is {card_label(next(iter(counts)))}"
             )
             continue
-        title = f"Round {number}, {whose}'s card ({role}): {len(counts)} candidate(s)"
+        if entry["solving"]:
+            lines.insert(0, f"Round {number} (the variation for two): {whose}'s card is {role}")
+        title = f"Round {number}, {whose}'s card: {len(counts)} candidate(s)"
         tables.append(candidate_table(title, counts, found.worlds))
         if entry["solving"]:
             suspect = suspect_probability(counts, found.worlds)

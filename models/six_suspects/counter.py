@@ -6,11 +6,12 @@ many to resolve one by one, so the count is split in two:
 
 1. enumerate only where some unseen special cards go, and resolve all placements at once with
    numpy. The other unseen cards are *items*: the plain cards, and the Diamond and the Police when
-   `items_for` counts them as items. Only the Swap, the Torches and the Mirror change which slot a
-   column reads; an item only marks the slots that read it. So with the placed cards placed, each
-   column's total is a function of the items in the slots it reads: a constant (the Swap's 4,
-   seen plain cards) plus the items' values, each with a coefficient (a Mirror or Torch can copy
-   one), unless one of them is a Police (out) or a Diamond (its total);
+   `items_for` counts them as items. Only the Swap, the Torches and the Mirror decide which
+   slots each column reads; an item moves and copies nothing, it only gives the slots that read
+   it a value or an effect. So with the other cards placed, each column's total is a function of
+   the items in the slots it reads: a constant (the Swap's 4, seen plain cards) plus the items'
+   values, each with a coefficient (a Mirror or Torch can copy one), unless one of them is a
+   Police (out) or a Diamond (its total);
 2. the items are exchangeable, so placements that give the same structure (same fixed Police and
    Diamond columns, same constants, same multiset of per-slot coefficient vectors) have the same
    counts. They are grouped with `numpy.unique`, and each group is evaluated once over all orders
@@ -18,11 +19,12 @@ many to resolve one by one, so the count is split in two:
 
 Which unseen specials are items is a trade between the two steps: with both Diamond and Police
 placed, two plain cards seen leave 151,200 placements and 4! orders; as items, 5,040 placements
-and 6! orders (`items_for`). The opening states, 0 or 1 card seen, come from a table instead
-(`posterior.py`).
+and 6! orders (`items_for` says when). The opening states, 0 or 1 card seen, come from a table
+instead (`posterior.py`).
 
 `tests/test_six_suspects_counter.py` checks the counts against the one-by-one resolution of
-`rules.resolve` on random states.
+`rules.resolve` on random states; `tests/test_six_suspects_fast_paths.py` checks every choice of
+items against it and against each other.
 """
 
 from __future__ import annotations
@@ -31,10 +33,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations, permutations
-from math import factorial, perm
+from itertools import permutations
+from math import factorial
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, neighbour, partner
 
@@ -109,27 +112,26 @@ class Placements:
         return [i for i in range(len(self.unseen)) if i not in self.item_at]
 
 
-def items_for(free: int, unseen: list[Card]) -> frozenset[str]:
-    """The special kinds to count as items: of the unseen Diamond and Police, the choice with the
-    least estimated work (every choice gives the same counts; only the time differs).
+def items_for(seen: list[Card], unseen: list[Card]) -> frozenset[str]:
+    """The special kinds to count as items (every choice gives the same counts; only the time
+    differs). Measured on random states with 2-4 cards seen, by kind of card:
 
-    Work = placements + cells, measured on this machine: a placement costs about 1 µs to resolve
-    and group, a (structure, order) cell about 25 ns, and P placements group into about
-    1.5 x P^0.81 structures. Two plain cards seen: 151,200 placements x 4! orders (~165 ms)
-    against, with both as items, 5,040 x 6! (~35 ms)."""
-    still = [c.kind for c in unseen if c.kind in ("diamond", "police")]
-    plain = sum(c.kind == "plain" for c in unseen)
-    placed = len(unseen) - plain
-
-    def work(loose: tuple[str, ...]) -> float:
-        placements = perm(free, placed - len(loose))
-        return placements + 0.038 * placements**0.81 * factorial(plain + len(loose))
-
-    choices: list[tuple[str, ...]] = [
-        loose for r in range(len(still) + 1) for loose in combinations(still, r)
-    ]
-    best = min(choices, key=work)
-    return frozenset(best)
+    - the Diamond, once a plain card is seen: each seen plain card is one item fewer to order,
+      so the six times fewer placements win (two plain cards seen: 30,240 placements x 5! orders,
+      about 3x faster than 151,200 x 4!);
+    - the Police too, once two plain cards are seen. A Diamond column must keep its reads while
+      the Police is an item (the Police may land there and put it out), so more placements fall
+      into different groups; it pays only with few plain cards left to order (4 plain cards
+      seen: about 2x faster than the Diamond alone; 2: the same).
+    """
+    plain_seen = sum(c.kind == "plain" for c in seen)
+    kinds = {c.kind for c in unseen}
+    loose = set()
+    if plain_seen >= 1 and "diamond" in kinds:
+        loose.add("diamond")
+        if plain_seen >= 2 and "police" in kinds:
+            loose.add("police")
+    return frozenset(loose)
 
 
 def place(deck: Deck, seen: dict[int, Card], loose: frozenset[str] | None = None) -> Placements:
@@ -138,7 +140,7 @@ def place(deck: Deck, seen: dict[int, Card], loose: frozenset[str] | None = None
     free = [s for s in range(len(SLOTS)) if s not in seen]
     unseen = [c for c in deck.cards if c not in seen.values()]
     if loose is None:
-        loose = items_for(len(free), unseen)
+        loose = items_for(list(seen.values()), unseen)
     item_at = [i for i, c in enumerate(unseen) if c.kind == "plain" or c.kind in loose]
     specials = [KIND_CODE[c.kind] for i, c in enumerate(unseen) if i not in item_at]
     chosen = placements(len(free), len(specials))
@@ -233,30 +235,47 @@ def item_orders(m: int) -> np.ndarray:
 
 def culprits(unique: np.ndarray, items: list[Card], diamond2: int) -> np.ndarray:
     """(structure, column, order): is the column a culprit when the items lie in that order
-    (the order's k-th item goes to the structure's k-th sorted slot)?"""
+    (the order's k-th item goes to the structure's k-th sorted slot)?
+
+    A column has two cards, each reading at most one slot, so it reads at most two item slots
+    (or one slot twice): its total is a constant plus at most two looked-up values, in exact
+    integers. No matrix product: a small one is slow when another process holds a core."""
     columns, size = len(COLUMNS), len(unique)
+    m = len(items)
     bits = 2 ** np.arange(columns)
-    police = (unique[:, :1] & bits) > 0
-    diamond = (unique[:, 1:2] & bits) > 0
     codes = unique[:, 2 + columns :]
     coefficient = (codes[:, None, :] // POWERS[None, :, None]) % 3  # (structure, column, slot)
-    coefficient = coefficient.reshape(size * columns, -1).astype(np.float32)
-    orders = item_orders(len(items))
-
-    def read(per_item: list[int]) -> np.ndarray:
-        """(structure, column, order): the sum of per_item over the items the column reads.
-        Small integers: float32 matrix products are exact here, and fast as one big product."""
-        by_order = np.array(per_item, dtype=np.float32)[orders]
-        return (coefficient @ by_order.T).reshape(size, columns, len(orders))
-
-    totals = read([c.value2 if c.kind == "plain" else 0 for c in items])
-    totals += unique[:, 2 : 2 + columns, None].astype(np.float32)
-    for kind, fixed, total in (("diamond", diamond, diamond2), ("police", police, POLICE_TOTAL)):
-        hit = fixed[:, :, None]
-        if any(c.kind == kind for c in items):
-            hit = hit | (read([c.kind == kind for c in items]) > 0)
-        totals = np.where(hit, np.float32(total), totals)  # the Police last: it wins
-    return totals == totals.max(axis=1, keepdims=True)
+    # (structure column, slot), with a slot m that holds nothing and is read with weight 0
+    wide = max((abs(c.value2) for c in items), default=0) >= 2**24
+    number = np.int64 if wide else np.int32  # exact either way; int32 is faster
+    weight = np.zeros((size * columns, m + 1), dtype=number)
+    weight[:, :m] = coefficient.reshape(size * columns, m)
+    reads = weight > 0
+    how_many = reads.sum(axis=1)  # 0, 1 or 2
+    slot_a = np.where(how_many > 0, reads.argmax(axis=1), m)
+    slot_b = np.where(how_many == 2, m - reads[:, ::-1].argmax(axis=1), m)
+    rows = np.arange(size * columns)
+    weight_a, weight_b = weight[rows, slot_a], weight[rows, slot_b]
+    # per order, the value and the kind of the item in each sorted slot; row m reads nothing
+    orders = item_orders(m)
+    value = np.zeros((m + 1, len(orders)), dtype=number)
+    value[:m] = np.array([c.value2 if c.kind == "plain" else 0 for c in items], dtype=number)[
+        orders.T
+    ]
+    totals: np.ndarray = unique[:, 2 : 2 + columns].reshape(-1, 1).astype(number)
+    totals = totals + weight_a[:, None] * value[slot_a] + weight_b[:, None] * value[slot_b]
+    # effects: 2 a Police (wins), 1 a Diamond, 0 neither; fixed by placed cards, or read items
+    fixed = np.where((unique[:, :1] & bits) > 0, 2, np.where((unique[:, 1:2] & bits) > 0, 1, 0))
+    effect = fixed.reshape(-1, 1).astype(np.int8)
+    if any(c.kind in ("diamond", "police") for c in items):
+        kind = np.zeros((m + 1, len(orders)), dtype=np.int8)
+        rank = {"diamond": 1, "police": 2}
+        kind[:m] = np.array([rank.get(c.kind, 0) for c in items], dtype=np.int8)[orders.T]
+        effect = np.maximum(effect, np.maximum(kind[slot_a], kind[slot_b]))
+    totals = np.where(effect == 1, number(diamond2), totals)
+    totals = np.where(effect == 2, number(POLICE_TOTAL), totals)
+    by_column = totals.reshape(size, columns, len(orders))
+    return by_column == by_column.max(axis=1, keepdims=True)
 
 
 def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -318,8 +337,9 @@ class Tally:
             onehot = (orders[:, :, None] == np.arange(m)).reshape(len(orders), m * m)
             exact = exact_float(self.counts.worlds)
             split: np.ndarray = np.zeros((len(self.unique), len(COLUMNS), m * m), dtype=exact)
-            for chunk, block in self.blocks():
-                split[chunk] = block.astype(exact) @ onehot.astype(exact)
+            with one_thread():
+                for chunk, block in self.blocks():
+                    split[chunk] = block.astype(exact) @ onehot.astype(exact)
             grouped = split.reshape(len(self.unique), len(COLUMNS), m, m)
             self.shared["by_position"] = grouped.transpose(0, 2, 3, 1).copy()
         return self.shared["by_position"]
@@ -442,13 +462,18 @@ def pair_counts(t: Tally, i: int, exact: type) -> np.ndarray:
     onehot = (orders[at][:, :, :, None] == np.arange(m)).reshape(m, at.shape[1], m * m)
     onehot = onehot.astype(exact)  # (j1, order with i at j1, (j2, i2))
     pair: np.ndarray = np.zeros((len(t.unique), len(COLUMNS), m, m * m), dtype=exact)
-    for chunk, block in t.blocks():
-        rows: np.ndarray = block.reshape(-1, block.shape[2]).astype(
-            exact
-        )  # (structure column, order)
-        split = np.matmul(rows[:, at].transpose(1, 0, 2), onehot)  # (j1, structure column, ..)
-        pair[chunk] = split.transpose(1, 0, 2).reshape(-1, len(COLUMNS), m, m * m)
+    with one_thread():
+        for chunk, block in t.blocks():
+            rows: np.ndarray = block.reshape(-1, block.shape[2]).astype(exact)
+            split = np.matmul(rows[:, at].transpose(1, 0, 2), onehot)  # (j1, row, (j2, i2))
+            pair[chunk] = split.transpose(1, 0, 2).reshape(-1, len(COLUMNS), m, m * m)
     return pair.reshape(len(t.unique), len(COLUMNS), m * m * m)
+
+
+def one_thread() -> threadpool_limits:
+    """Matrix products on one thread: these are small, and on a busy machine a second BLAS
+    thread waiting for a core made them 2-4 times slower (measured on the 2-core machine)."""
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def exact_float(total: int) -> type:

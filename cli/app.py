@@ -2,20 +2,55 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from cli.render import errors, show, show_error
 from models import GAMES
-from solver.errors import InputError, SleuthError
+from solver.errors import InputError, InternalError, SleuthError
 from solver.logfile import Document, dump, load
 from solver.names import NameSet
 
+
+def _usage_error_as_json(error: typer.TyperException, args: Any) -> None:
+    """With --json, a usage error is one JSON object on stdout, like every other error."""
+    if getattr(error, "exit_code", None) == 2 and "--json" in list(args or ()):
+        print(json.dumps({"error": error.format_message(), "exit_code": 2}, ensure_ascii=False))
+
+
+class JsonUsageErrors(TyperGroup):
+    """The command group, for usage errors that click finds before any command runs (a bad option
+    value, a missing argument, an unknown option or command): with --json they are also printed
+    as one JSON object on stdout; stderr keeps click's message either way."""
+
+    def make_context(self, info_name: Any, args: Any, parent: Any = None, **extra: Any) -> Any:
+        given = list(args)  # the parser consumes `args`
+        try:
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        except typer.TyperException as error:
+            _usage_error_as_json(error, given)
+            raise
+        ctx.meta["sleuth.args"] = given
+        return ctx
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)  # finds the command and parses its options
+        except typer.TyperException as error:
+            _usage_error_as_json(error, ctx.meta.get("sleuth.args"))
+            raise
+
+
 app = typer.Typer(
+    cls=JsonUsageErrors,
     help="Sleuth: what the cards you have seen make certain, possible and likely.",
     no_args_is_help=True,
     rich_markup_mode="rich",
@@ -194,8 +229,6 @@ def generate(
     Example: [bold]sleuth generate three-of-a-crime --count 3 --seed 7 --difficulty 2[/]
     or [bold]sleuth generate six-suspects --count 2 --visible 6[/]
     """
-    import json
-
     from rich.progress import Progress
 
     try:
@@ -279,7 +312,15 @@ def play(
 
 
 def main() -> None:
-    app()
+    """The `sleuth` command. Every error a user can cause is a SleuthError with a clear message;
+    anything else is a bug, and still one line and exit 2 (SLEUTH_DEBUG=1: the traceback)."""
+    try:
+        app()
+    except Exception as error:
+        if os.environ.get("SLEUTH_DEBUG"):
+            raise
+        show_error(InternalError(error), "--json" in sys.argv[1:])
+        sys.exit(InternalError.exit_code)
 
 
 if __name__ == "__main__":

@@ -49,3 +49,16 @@ class Contradiction(SleuthError):
 
     def to_json(self) -> dict:
         return {**super().to_json(), "conflicting_events": self.events}
+
+
+class InternalError(SleuthError):
+    """A bug in Sleuth met at run time, shown as one line (exit 2) rather than a traceback: the
+    command line's last resort, never a substitute for a clear message about the input."""
+
+    def __init__(self, error: BaseException):
+        detail = " ".join(str(error).split())
+        detail = detail if len(detail) <= 200 else detail[:200] + "…"
+        super().__init__(
+            f"internal error ({type(error).__name__}: {detail}); this is a bug in Sleuth, "
+            "please report it with the input (SLEUTH_DEBUG=1 shows the traceback)"
+        )

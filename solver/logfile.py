@@ -36,9 +36,12 @@ class Document:
         """The events under `key` ("events", or "given" for a puzzle), the first `upto` only."""
         if upto is not None and upto < 0:
             raise InputError("--upto must be 0 or more")
-        found = (
-            (self.data.get("puzzle") or {}).get("given") if key == "given" else self.data.get(key)
-        )
+        found = self.data.get(key)
+        if key == "given":
+            puzzle = self.data.get("puzzle")
+            if not isinstance(puzzle, dict):
+                raise InputError("'puzzle' is a mapping: {given: [events...], question: ...}")
+            found = puzzle.get("given")
         if not isinstance(found or [], list):
             raise InputError(f"'{key}' must be a list of events")
         return (found or [])[:upto] if upto is not None else (found or [])
@@ -111,17 +114,117 @@ def _sequence_lines(node: yaml.Node, path: tuple[str, ...]) -> list[int]:
     return [item.start_mark.line + 1 for item in node.value]
 
 
-def parse_text(text: str, path: str = "<input>") -> Document:
-    """Parse YAML (or JSON) text into a Document; a syntax error becomes an InputError with its line."""
+MAX_NESTING = 64  # a log nests a few levels; far deeper is a broken file, refused before recursing
+
+
+class _LogLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, limited to what a log or deck can hold: plain scalars, lists and maps
+    nested at most MAX_NESTING deep, no aliases (an alias can nest a value in itself or repeat it
+    exponentially). A date reads as its text, and a scalar that cannot be read (`2026-13-45`, a
+    5,000-digit number, `!!int x`) is a YAML error with its line instead of a crash."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"aliases (*{event.anchor}) are not accepted: write the value out",
+                event.start_mark,
+            )
+        if self.depth >= MAX_NESTING:
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"nested more than {MAX_NESTING} levels deep",
+                self.peek_event().start_mark,
+            )
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        """A mapping; a key given twice (the second would silently replace the first) is an error."""
+        mapping = super().construct_mapping(node, deep=deep)
+        if len(mapping) < len(node.value):
+            seen: set = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"{key!r} is given twice in one mapping", key_node.start_mark
+                    )
+                seen.add(key)
+        return mapping
+
+
+def _refuse(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None, None, f"{node.tag.rsplit(':', 1)[-1]} values are not accepted", node.start_mark
+    )
+
+
+def _scalar_or_error(construct: Callable[[yaml.SafeLoader, yaml.Node], Any]) -> Callable:
+    def checked(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+        try:
+            return construct(loader, node)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            text = str(node.value)
+            shown = text if len(text) <= 20 else text[:20] + "…"
+            kind = node.tag.rsplit(":", 1)[-1]
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read {shown!r} as {kind}", node.start_mark
+            ) from None
+
+    return checked
+
+
+def _as_text(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+_LogLoader.add_constructor("tag:yaml.org,2002:timestamp", _as_text)
+for _kind in ("null", "bool", "int", "float"):
+    _tag = f"tag:yaml.org,2002:{_kind}"
+    _LogLoader.add_constructor(_tag, _scalar_or_error(yaml.SafeLoader.yaml_constructors[_tag]))
+for _kind in ("binary", "set", "omap", "pairs"):
+    _LogLoader.add_constructor(f"tag:yaml.org,2002:{_kind}", _refuse)
+
+
+def _load_yaml(text: str, what: str, own_lines: bool = False) -> tuple[Any, yaml.Node | None]:
+    """The data of a YAML (or JSON) text and its node tree; any YAML error is one InputError
+    with the line where the text goes wrong (`own_lines`: a line of this file, not of the log,
+    so it is said in the message)."""
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _LogLoader(text)  # refuses control characters at once
+        root = loader.get_single_node()
+        return (loader.construct_document(root) if root is not None else None), root
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         line = mark.line + 1 if mark else None
-        raise InputError(f"{path} is not valid YAML: {error.problem}", line=line) from None
+        problem = f"{error.context}, {error.problem}" if error.context else error.problem
+        if own_lines and line is not None:
+            raise InputError(f"{what} is not valid YAML at line {line}: {problem}") from None
+        raise InputError(f"{what} is not valid YAML: {problem}", line=line) from None
+    except yaml.reader.ReaderError as error:  # a control character, or a byte that is not text
+        line = text.count("\n", 0, error.position) + 1
+        problem = f"character U+{error.character:04X} is not allowed"
+        if own_lines:
+            raise InputError(f"{what} is not valid YAML at line {line}: {problem}") from None
+        raise InputError(f"{what} is not valid YAML: {problem}", line=line) from None
     except yaml.YAMLError as error:
-        raise InputError(f"{path} is not valid YAML: {error}") from None
+        raise InputError(f"{what} is not valid YAML: {' '.join(str(error).split())}") from None
+
+
+def parse_text(text: str, path: str = "<input>") -> Document:
+    """Parse YAML (or JSON) text into a Document; a syntax error becomes an InputError with its line."""
+    data, root = _load_yaml(text, path)
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected a mapping with 'game' and 'events' (or 'puzzle')")
     lines = {
@@ -131,25 +234,24 @@ def parse_text(text: str, path: str = "<input>") -> Document:
     return Document(data=data, path=path, lines=lines)
 
 
+def _read_text(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot read {what}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"cannot read {what}: not UTF-8 text ({error.reason})") from None
+
+
 def read_deck_file(path: Path) -> Any:
     """The YAML data of a deck file; an unreadable or malformed file is one InputError."""
-    try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(f"cannot read deck {path}: {error.strerror}") from None
-    except yaml.YAMLError as error:
-        raise InputError(f"deck {path} is not valid YAML: {error}") from None
+    what = f"deck {path}"
+    return _load_yaml(_read_text(path, what), what, own_lines=True)[0]
 
 
 def load(path: str | Path) -> Document:
     """Read a log or puzzle file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"cannot read {path}: not UTF-8 text ({error.reason})") from None
-    return parse_text(text, str(path))
+    return parse_text(_read_text(Path(path), str(path)), str(path))
 
 
 def dump(data: dict[str, Any]) -> str:

@@ -252,3 +252,179 @@ def test_the_real_command_prints_no_traceback(tmp_path, case, exit_code):
     assert "Traceback" not in done.stderr + done.stdout
     assert len(done.stderr.strip().splitlines()) == 1
     assert json.loads(done.stdout)["exit_code"] == exit_code
+
+
+# --- issue 10 §5: input that must never break Sleuth ------------------------------------------
+
+HEADERS = {  # a valid start of a log for each game; the tests below append one bad event
+    "three-of-a-crime": "game: three-of-a-crime\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents:\n",
+    "six-suspects": "game: six-suspects\nplayers: [Ana, Ben]\nme: Ana\nevents:\n",
+    "game-of-suspicion": "game: game-of-suspicion\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents:\n",
+    "suspeicao": "game: suspeicao\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents:\n",
+}
+FIRST_EVENT = {
+    "three-of-a-crime": "round",
+    "six-suspects": "look",
+    "game-of-suspicion": "deal",
+    "suspeicao": "deal",
+}
+DECKS = {
+    "six-suspects": "examples/six-suspects/puzzle-medium.yaml",
+    "game-of-suspicion": "examples/game-of-suspicion/puzzle-medium.yaml",
+    "suspeicao": "examples/suspeicao/puzzle-easy.yaml",
+}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def deep(depth: int, shape: str = "list") -> str:
+    return "[" * depth + "]" * depth if shape == "list" else "{a: " * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize("shape", ["list", "map"])
+@pytest.mark.parametrize("game", list(HEADERS))
+def test_deeply_nested_log(tmp_path, game, shape):
+    """Hundreds of nested lists or maps raised RecursionError in the YAML parser."""
+    text = HEADERS[game] + f"  - {FIRST_EVENT[game]}: {deep(500, shape)}\n"
+    path = write(tmp_path, text)
+    for command in ("solve", "replay"):
+        assert_one_line_error(invoke(command, path), 2, "line 5", "nested more than")
+        assert assert_json_error(invoke(command, path, "--json"), 2)["line"] == 5
+
+
+def test_nesting_a_few_levels_is_still_read(tmp_path):
+    """The limit is far above what a log needs: a bad value nested 60 levels is reported as a bad
+    value, by the game's reader."""
+    text = HEADERS["three-of-a-crime"] + f"  - round: {deep(60)}\n"
+    assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, "event 1", "round takes")
+
+
+@pytest.mark.parametrize(
+    "content, fragments",
+    [
+        (b"\xff\xfe\x00garbage\x80", ["cannot read deck", "not UTF-8"]),
+        (("cards: " + deep(800)).encode(), ["deck", "line 1", "nested more than"]),
+        (("cards: " + deep(800, "map")).encode(), ["deck", "line 1", "nested more than"]),
+        (b"cards:\n  - {number: 1\nhand_size: 3\n", ["deck", "not valid YAML at line 3"]),
+        (b"cards: [1]\n---\ncards: [2]\n", ["deck", "single document"]),
+        (b"hand_size: 0x_\n", ["deck", "line 1", "cannot read '0x_' as int"]),
+    ],
+    ids=["binary", "deep lists", "deep maps", "syntax", "two documents", "bad number"],
+)
+@pytest.mark.parametrize("game", list(DECKS))
+def test_broken_deck_file(tmp_path, game, content, fragments):
+    """Binary garbage raised UnicodeDecodeError and deep nesting RecursionError, from
+    read_deck_file, in every game with a deck; a YAML error in a deck printed three lines."""
+    deck = tmp_path / "deck.yaml"
+    deck.write_bytes(content)
+    log = ROOT / DECKS[game]
+    for command in ("solve", "check"):
+        message = assert_one_line_error(invoke(command, log, "--deck", deck), 2, *fragments)
+        assert str(deck) in message
+        assert_json_error(invoke(command, log, "--deck", deck, "--json"), 2)
+
+
+@pytest.mark.parametrize(
+    "value, fragment",
+    [
+        ("2026-13-45", "round takes"),  # ValueError (month must be in 1..12); now text
+        ("1" * 5000, "cannot read '11111111111111111111…' as int"),  # ValueError: int digits
+        ("!!int x", "cannot read 'x' as int"),
+        ("!!float x", "cannot read 'x' as float"),
+        ("!!bool x", "cannot read 'x' as bool"),
+        ("!!timestamp 2020", "round takes"),  # AttributeError in PyYAML; now read as text
+        ("!!binary AAAA", "binary values are not accepted"),
+        ("!!set {a}", "set values are not accepted"),
+        ("&x [*x]", "aliases (*x) are not accepted"),  # a list holding itself
+        ("{eyewitness: Ben, eyewitness: Cleo}", "'eyewitness' is given twice"),
+        ("\x00", "U+0000 is not allowed"),
+    ],
+)
+def test_yaml_values_that_cannot_be_read(tmp_path, value, fragment):
+    """Scalars PyYAML's loader crashes on, and YAML features a log has no use for, are one error
+    with the line."""
+    path = write(tmp_path, HEADERS["three-of-a-crime"] + f"  - round: {value}\n")
+    message = assert_one_line_error(invoke("solve", path), 2, fragment)
+    assert "line 5" in message
+    assert assert_json_error(invoke("solve", path, "--json"), 2)["line"] == 5
+
+
+def test_a_date_is_read_as_text(tmp_path):
+    """A date is a name like any other: 'unknown player' with the text the user wrote."""
+    path = write(tmp_path, HEADERS["three-of-a-crime"] + "  - round: {eyewitness: 2026-12-01}\n")
+    assert_one_line_error(invoke("solve", path), 2, "event 1", "unknown player '2026-12-01'")
+
+
+def test_a_puzzle_that_is_not_a_mapping(tmp_path):
+    """`puzzle: [..]` raised AttributeError: 'list' object has no attribute 'get'."""
+    path = write(tmp_path, "game: six-suspects\npuzzle: [visible, question]\n")
+    assert_one_line_error(invoke("solve", path), 2, "'puzzle' is a mapping")
+    for command in ("check", "solve", "replay"):
+        assert_json_error(invoke(command, path, "--json"), 2)
+
+
+USAGE_ERRORS = [
+    ["solve"],  # missing argument
+    ["solve", "x.yaml", "--upto", "many"],  # bad option value
+    ["solve", "x.yaml", "--nope"],  # unknown option
+    ["suggest", "x.yaml", "--horizon", "-1"],  # out of range
+    ["suggest"],
+    ["replay", "x.yaml", "--deck"],  # option without its value
+    ["check"],
+    ["check", "x.yaml", "y.yaml"],  # extra argument
+    ["generate", "three-of-a-crime", "--count", "0"],
+    ["generate", "three-of-a-crime", "--difficulty", "9"],
+    ["generate"],
+    ["simulate", "six-suspects", "--games", "lots"],
+    ["simulate"],
+    ["games", "--nope"],
+    ["new"],
+    ["new", "three-of-a-crime", "extra"],
+    ["play"],
+    ["play", "three-of-a-crime", "--log"],
+    ["no-such-command"],
+    [],  # --json alone: not an option of `sleuth` itself
+]
+
+
+@pytest.mark.parametrize("args", USAGE_ERRORS, ids=" ".join)
+def test_usage_error_with_json_is_one_json_object(args):
+    """Click's usage errors printed nothing on stdout with --json; now one JSON object, exit 2."""
+    result = invoke(*args[:1], "--json", *args[1:])  # first: an option could take it as its value
+    assert result.exit_code == 2, result.output
+    data = json.loads(result.stdout)
+    assert data["exit_code"] == 2
+    assert data["error"]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args", USAGE_ERRORS[:-1], ids=" ".join)
+def test_usage_error_without_json_is_as_click_prints_it(args):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "Error" in result.stderr
+
+
+def test_last_resort_is_one_line(monkeypatch, capsys):
+    """A bug (an exception no reader turned into a clear message) is still not a traceback for
+    the installed command: one line, exit 2, and JSON with --json."""
+    from cli import app as cli_app
+    from models import GAMES
+
+    def broken(*args, **kwargs):
+        raise ValueError("an unexpected\nvalue")
+
+    monkeypatch.setattr(GAMES["three-of-a-crime"], "solve", broken)
+    monkeypatch.delenv("SLEUTH_DEBUG", raising=False)
+    log = str(ROOT / "examples/three-of-a-crime/two-player.yaml")
+    monkeypatch.setattr(sys, "argv", ["sleuth", "solve", log, "--json"])
+    with pytest.raises(SystemExit) as exit_:
+        cli_app.main()
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out)["exit_code"] == 2
+    assert err.strip().count("\n") == 0
+    assert "internal error (ValueError: an unexpected value)" in err
+    monkeypatch.setenv("SLEUTH_DEBUG", "1")
+    with pytest.raises(ValueError):
+        cli_app.main()

@@ -12,8 +12,9 @@ from models.three_of_a_crime import GAME, csp
 from models.three_of_a_crime.counter import posterior
 from models.three_of_a_crime.knowledge import CrimeKnowledge
 from models.three_of_a_crime.log import parse
-from models.three_of_a_crime.simulate import random_game
-from solver.logfile import Document
+from models.three_of_a_crime.rules import CARDS, card_names, overlap
+from models.three_of_a_crime.simulate import long_game, random_game
+from solver.logfile import Document, dump, parse_text
 
 STATES = 60
 PUZZLES = 100
@@ -61,6 +62,57 @@ def main() -> None:
     puzzles.add_row("generate (exact counter in the loop)", fmt(generate), fmt(generate / PUZZLES))
     puzzles.add_row("check (CP-SAT: unique, redundant, minimal)", fmt(check), fmt(check / PUZZLES))
     console.print(puzzles)
+    long_logs(console)
+
+
+LONG = 10_000
+
+
+def old_replay(doc: Document) -> None:
+    """Replay as it was before the one-pass reader: parse and count every prefix again."""
+    for upto in range(len(doc.data["events"]) + 1):
+        log = parse(doc, upto)
+        posterior(log.facts, log.draws, log.focus, log.solving)
+
+
+def long_puzzle() -> Document:
+    """A 10,000-clue one-round puzzle: face-up cards, then wrong accusations of ruled-out cards."""
+    rng = random.Random(7)
+    truth = rng.choice(CARDS)
+    given = [
+        {"card": card_names(c), "token": overlap(c, truth)}
+        for c in rng.sample([c for c in CARDS if c != truth], 12)
+    ]
+    while len(given) < LONG:
+        wrong = rng.choice([c for c in CARDS if c != truth])
+        given.insert(1, {"accuse": {"suspects": card_names(wrong), "correct": False}})
+    return Document({"game": "three-of-a-crime", "puzzle": {"given": given, "question": "secret"}})
+
+
+def long_logs(console: Console) -> None:
+    """Time per 1,000 events of a 10,000-event log, beside reading it (parse) as the baseline."""
+    data, _ = long_game(random.Random(2026), LONG, reveal_won=0.6)
+    doc = Document(data)
+    text = dump(data)
+    per = LONG / 1000
+    rows = [
+        ("read and check the events (baseline)", total(lambda: parse(doc)) / per),
+        ("solve", total(lambda: GAME.solve(doc)) / per),
+        ("suggest", total(lambda: GAME.suggest(doc)) / per),
+        ("replay (one pass)", total(lambda: GAME.replay(doc)) / per),
+        ("check a 10,000-clue puzzle", total(lambda: GAME.check(long_puzzle())) / per),
+        ("load the YAML file (solver/logfile)", total(lambda: parse_text(text)) / per),
+    ]
+    first = Document({**data, "events": data["events"][:1000]})
+    rows.append(
+        ("replay re-reading every prefix (before), first 1,000", total(lambda: old_replay(first)))
+    )
+    table = Table(title=f"three-of-a-crime: a {LONG:,}-event log, time per 1,000 events")
+    for column in ("task", "per 1,000 events", "ratio to reading"):
+        table.add_column(column)
+    for task, seconds in rows:
+        table.add_row(task, fmt(seconds), f"{seconds / rows[0][1]:.1f}×")
+    console.print(table)
 
 
 if __name__ == "__main__":

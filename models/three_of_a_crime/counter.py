@@ -40,7 +40,7 @@ TOKEN_MASK = {  # (face-up card, token) -> the secrets that would give that toke
     for card in CARDS
     for token in range(4)
 }
-FREE_LIMIT = 10  # unknown secrets that could share a card, in one group: more is refused
+FREE_LIMIT = 8  # unknown secrets that could share a card, in one group: more is refused
 
 
 class TooManyUnknowns(InputError):

@@ -468,7 +468,8 @@ class ThreeOfACrime:
         }
         if log.current.variation:
             data["secret_of"] = log.current.eyewitnesses[log.focus.index(target)]
-        facts = [f for f in log.facts if f.secret == target]
+        unique_facts = {(f.kind, f.card, f.token): f for f in log.facts if f.secret == target}
+        facts = list(unique_facts.values())  # a clue repeated 1,000 times is one rule to apply
         data["difficulty"] = puzzle.DIFFICULTY_NAMES[puzzle.difficulty(facts)] if unique else None
         lines = []
         exit_code = 0 if unique else 1

@@ -258,8 +258,10 @@ class HiddenCards:
         self.keys = keys[starts]
         if self.multiplier is None:
             self.counts = counts[first]
-        else:
-            self.counts = self.counts[rows[first]] + changes[kinds[first]]
+        else:  # only the places a change touches are added to
+            touched = np.flatnonzero(changes.any(axis=(0, 2)))
+            self.counts = self.counts[rows[first]]
+            self.counts[:, touched, :] += changes[:, touched, :][kinds[first]]
         self._reduce()
 
     def _changes(self, kinds: int) -> np.ndarray:
@@ -374,6 +376,32 @@ class HiddenCards:
         factor = cells(a, rows, given) * cells(b, rows, received)
         self._spawn(rows, kinds, changes, factor)
 
+    def draw(self, source: int, target: int, cards: int) -> None:
+        """`cards` uniformly random cards of `source` go to `target` (a pool of exchangeable
+        cards dealing some of its cards out): each world branches on how many cards of each
+        class are drawn, weighed by the number of physical draws giving it, prod C(n_c, r_c).
+        The splits are worked out once per distinct content of `source`."""
+        n = self.counts[:, source, :]
+        radix = np.cumprod([1] + [c + 1 for c in self.copies[:-1]]).astype(np.int64)
+        _, first, group = np.unique(
+            n.astype(np.int64) @ radix, return_index=True, return_inverse=True
+        )
+        group = group.reshape(-1)
+        owner, splits, ways = draws(n[first], cards)  # per distinct content, in order
+        start = np.searchsorted(owner, np.arange(len(first)))
+        per_world = np.bincount(owner, minlength=len(first))[group]
+        rows = np.repeat(np.arange(len(n)), per_world)
+        pair = np.repeat(start[group] - np.cumsum(per_world) + per_world, per_world)
+        pair += np.arange(len(rows))
+        split_radix = np.cumprod([1] + [cards + 1] * (self.classes - 1)).astype(np.int64)
+        _, seen, kind_of = np.unique(
+            splits.astype(np.int64) @ split_radix, return_index=True, return_inverse=True
+        )
+        changes = self._changes(len(seen))
+        changes[:, source, :] -= splits[seen]
+        changes[:, target, :] += splits[seen]
+        self._spawn(rows, kind_of.reshape(-1)[pair], changes, ways[pair])
+
     def refine(self, cls: int, hidden: int, copies: int) -> int:
         """Split class `cls`: `hidden` of its hidden cards (of `copies` in the whole game) form a
         new class, which is returned. Cards of one class are interchangeable, so in each world
@@ -484,6 +512,40 @@ class LastSteps(Generic[Tracked]):
 
     def clear(self) -> None:
         self.last = None
+
+
+COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)
+
+
+def draws(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every way to pick `total` cards from heaps of `n[world, heap]` cards (at most 63 each):
+    the world of each (world, split) pair, the split [pair, heap] (int8) and its number of
+    physical draws prod C(n, r). Heaps are split one after the other, keeping only partial
+    splits the later heaps can complete."""
+    worlds, heaps = n.shape
+    n = n.astype(np.int64)
+    later = np.zeros((worlds, heaps + 1), dtype=np.int64)  # cards in heaps h, h + 1, ...
+    later[:, :heaps] = np.cumsum(n[:, ::-1], axis=1)[:, ::-1]
+    rows = np.flatnonzero(later[:, 0] >= total)
+    left = np.full(len(rows), total, dtype=np.int64)
+    ways = np.ones(len(rows), dtype=np.int64)
+    steps = []  # per heap: (the partial split each new one extends, cards picked)
+    for heap in range(heaps):
+        low = np.maximum(0, left - later[rows, heap + 1])
+        high = np.minimum(n[rows, heap], left)
+        width = np.maximum(high - low + 1, 0)
+        parent = np.repeat(np.arange(len(rows)), width)
+        picked = low[parent] + np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
+        ways = _times(ways[parent], np.take(COMB, n[rows[parent], heap] * 64 + picked))
+        rows, left = rows[parent], left[parent] - picked
+        steps.append((parent, picked))
+    split = np.zeros((len(rows), heaps), dtype=np.int8)
+    index = np.arange(len(rows))
+    for heap in range(heaps - 1, -1, -1):  # walk back from the final splits
+        parent, picked = steps[heap]
+        split[:, heap] = picked[index]
+        index = parent[index]
+    return rows, split, ways
 
 
 def cells(table: np.ndarray, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:

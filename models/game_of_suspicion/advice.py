@@ -67,8 +67,10 @@ def chain_value(belief: Belief, opponents: dict[str, tuple[int, int]]) -> Fracti
     """Expected points of guessing now and on after each correct guess (opponent -> (place,
     cards)), always guessing a most likely hand (between equally likely hands, the one whose
     showing leaves the best continuation): exact, over every order of targets."""
-    if not opponents or belief.worlds == 0:
+    if not opponents or belief.empty:
         return Fraction(0)
+    if any(belief.pooled):
+        belief = belief.resolved()
     best = Fraction(0)
     for name, (place, cards) in opponents.items():
         keys = belief.hand_keys(place)
@@ -118,6 +120,8 @@ def _combine(*keys: np.ndarray) -> np.ndarray:
 
 def action_values(post) -> list[ActionValue]:
     """Every legal action of `me` now, valued (best first)."""
+    if any(post.belief.pooled):  # the values below read every world's cards
+        post.belief = post.belief.resolved()
     log, rnd, belief = post.log, post.round, post.belief
     me = log.me
     if me is None or me not in rnd.active or rnd.my_hand is None:

@@ -8,6 +8,11 @@ card 6, a hand's sum for card 2 and the 10 counted as a 0 and a 1 in guesses.
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
+from fractions import Fraction
+
 import numpy as np
 
 from models.game_of_suspicion import rules
@@ -25,44 +30,194 @@ from models.game_of_suspicion.steps import (
     Swap,
 )
 from solver.errors import InputError
-from solver.hidden_cards import HiddenCards, by_value, cells, deal_worlds, kinds_and_rows
+from solver.hidden_cards import (
+    HiddenCards,
+    _times,
+    by_value,
+    cells,
+    deal_worlds,
+    key_multipliers,
+    kinds_and_rows,
+)
 
 V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
-MAX_WORLDS = 3_000_000  # a deal with more hidden worlds than this is refused (memory)
+MAX_WORLDS = 8_000_000  # more hidden worlds than this in memory at once: refused (about 1 GB)
+
+
+class TooBig(InputError):
+    """Tracking the log exactly would hold more hidden worlds in memory than MAX_WORLDS."""
 
 
 class Belief(HiddenCards):
     """The weighted hidden worlds of a round after its deal and the steps applied since; the
-    card classes are the values 0-10."""
+    card classes are the values 0-10.
+
+    The last column of `counts` is the *pool*: the cards of every slot no step has needed to
+    look into yet. At the deal every hidden card is in the pool (one world). A world records
+    the explicit cards of each place; `pooled[place]` slots of each place (the same in every
+    world) hold cards of the pool, and those are exchangeable: any way of dealing the pool into
+    the pooled slots is equally likely. A step that needs a place's cards first *resolves* it
+    (its pooled slots draw their cards from the pool: a multivariate hypergeometric split), so
+    the worlds grow only as far as the log looks. The pool column carries no key: it is the
+    hidden cards less the explicit ones, the same function of the explicit cards in every
+    world.
+
+    A wrong guess (or a hand known not to be shown) at a pooled hand is kept aside in
+    `unlike[place]` instead of resolving the hand: a world's mass is then its weight times
+    the number of physical ways to deal its pool into the pooled slots with no such hand
+    (`deal_ways`, by inclusion-exclusion), and the hands ruled out are filtered when the place
+    is resolved. Steps that move cards only between pooled slots keep that mass exact; a step
+    that needs a ruled-out hand's cards resolves it first."""
 
     def __init__(self, setup: Setup):
         hidden = [setup.hidden[v] for v in rules.VALUES]
-        size = deal_worlds(setup.capacity, hidden)
-        if size > MAX_WORLDS:
-            raise InputError(
-                f"{size:,} hidden deals are too many to track exactly; give the log a 'me' "
-                "(a seat's own hand shrinks the hidden world)"
-            )
-        super().__init__(
-            setup.capacity, hidden, [setup.copies[v] for v in rules.VALUES], setup.choice_unit
-        )
+        copies = [setup.copies[v] for v in rules.VALUES]
+        self.pool = len(setup.places)
+        super().__init__([0] * self.pool + [sum(hidden)], hidden, copies, setup.choice_unit)
+        self.multiplier = pool_free(self.multiplier, copies, self.pool)
+        self.keys = self._keys(self.counts)
+        self.pooled = list(setup.capacity)
+        self.unlike: dict[int, list[tuple[int, ...]]] = {}  # pooled place -> hands it is not
         self.setup = setup
+        self._settled: dict[int, Belief] = {}
+
+    def copy(self):
+        other = super().copy()
+        other.pooled = list(self.pooled)
+        other.unlike = {p: list(hands) for p, hands in self.unlike.items()}
+        other._settled = {}
+        return other
 
     def apply(self, step: Step) -> None:
+        self._settled = {}
         getattr(self, f"_{type(step).__name__.lower()}")(step)
+        if len(self.weights) > MAX_WORLDS:
+            raise TooBig(
+                f"event {step.event}: more than {MAX_WORLDS:,} hidden worlds to track exactly"
+            )
+
+    # -- the pool ----------------------------------------------------------------------------------
+
+    def explicit(self, place: int) -> int:
+        """How many of the place's cards a world records (the same in every world)."""
+        return int(self.counts[0, place, :].sum()) if len(self.counts) else 0
+
+    def resolve(self, *places: int | None) -> None:
+        """The pooled slots of `places` draw their cards from the pool: the places' cards are
+        then explicit in every world."""
+        for place in places:
+            if place is not None and self.pooled[place]:
+                self.draw(self.pool, place, self.pooled[place])
+                self.pooled[place] = 0
+            for hand in self.unlike.pop(place, []) if place is not None else []:
+                self._keep(np.any(self.counts[:, place, :] != hand, axis=1))
+
+    def free(self, *places: int | None) -> bool:
+        """Whether every place given is wholly pooled, with no hand ruled out."""
+        return all(
+            p is not None and self.pooled[p] and not self.explicit(p) and p not in self.unlike
+            for p in places
+        )
+
+    def rule_out(self, place: int, hand: tuple[int, ...]) -> None:
+        """Pooled `place` does not hold `hand` (counts per value)."""
+        if hand not in self.unlike.setdefault(place, []):
+            self.unlike[place].append(hand)
+
+    def deal_ways(self) -> np.ndarray:
+        """Per world, the physical ways to deal its pool into the pooled slots, no pooled place
+        holding a hand ruled out (exact integers)."""
+        pools, group = np.unique(self.counts[:, self.pool, :], axis=0, return_inverse=True)
+        sizes = tuple(self.pooled)
+        unlike = tuple((p, tuple(h)) for p, h in sorted(self.unlike.items()))
+        ways = [deal_ways(tuple(int(n) for n in pool), sizes, unlike) for pool in pools]
+        return np.array(ways, dtype=object)[group.reshape(-1)]
+
+    def settled(self, *places: int) -> Belief:
+        """A copy with `places` explicit whose weights are whole masses (times `deal_ways`), so
+        that questions about explicit places read it directly (not for further steps)."""
+        other = self.copy()
+        other.resolve(*places)
+        if other.unlike:
+            other.weights = _times(other.weights, other.deal_ways())
+            other._reduce()
+            other.unlike = {}
+        return other
+
+    def resolved(self) -> Belief:
+        """A copy with every place explicit (the full list of hidden worlds)."""
+        other = self.copy()
+        other.resolve(*range(self.pool))
+        return other
+
+    def has_cards(self, place: int) -> bool:
+        return bool(self.pooled[place]) or bool(self.counts[:, place, :].any())
+
+    def _single(self, value: int) -> bool:
+        """Whether the pool holds at most one card `value` in every world."""
+        return bool(len(self.counts) == 0 or self.counts[:, self.pool, value].max() <= 1)
+
+    # -- steps -------------------------------------------------------------------------------------
 
     def _move(self, step: Move) -> None:
-        self.move(step.source, step.target, step.value, step.chosen)
+        source, target, value = step.source, step.target, step.value
+        self.resolve(*(p for p in (source, target) if p in self.unlike))
+        pooled = self.free(source)
+        if pooled and value is None and self.choice_unit == "card":
+            # a uniformly random card of a pooled hand is a uniformly random pool card
+            assert source is not None and target is not None
+            self.pooled[source] -= 1
+            if self.free(target):
+                self.pooled[target] += 1  # it stays in the pool, in another place's slot
+            else:
+                self.draw(self.pool, target, 1)
+            return
+        if pooled and value is not None and not step.chosen and self._single(value):
+            # a public move of a card the pool holds once: the chance that this pooled hand
+            # holds it is the same in every world that has it (slots / pool size)
+            assert source is not None
+            self._keep(self.counts[:, self.pool, value] >= 1)
+            self._shift(self.pool, value, -1)
+            self.pooled[source] -= 1
+            if target is not None:
+                self._shift(target, value, 1)
+            return
+        # a hidden card goes into `target` as an explicit card of the class drawn: resolve the
+        # target first, or its explicit card and its pooled slots would describe the same hands
+        # in several ways (more worlds than the full list)
+        self.resolve(source, target if value is None else None)
+        self.move(source, target, value, step.chosen)
 
     def _moveall(self, step: MoveAll) -> None:
-        self.move_all(step.source, step.target)
+        source, target = step.source, step.target
+        self.resolve(*(p for p in (source, target) if p in self.unlike))
+        if not self.explicit(source) and not self.explicit(target):
+            self.pooled[target] += self.pooled[source]  # pooled slots stay pooled
+            self.pooled[source] = 0
+            return
+        self.resolve(source, target)
+        self.move_all(source, target)
 
     def _swap(self, step: Swap) -> None:
-        self.swap(step.first, step.second)
+        first, second = step.first, step.second
+        self.resolve(*(p for p in (first, second) if p in self.unlike))
+        pooled = [self.free(p) for p in (first, second)]
+        if all(pooled) and self.choice_unit == "card":
+            return  # each gives a uniformly random pool card: the pool is as exchangeable
+        if any(pooled) and self.choice_unit == "card":
+            known, other = (second, first) if pooled[0] else (first, second)
+            self.resolve(known)
+            self.move(known, other, None)  # its choice, from the hand it held before
+            self.pooled[other] -= 1  # the pooled hand's card: a uniformly random pool card
+            self.draw(self.pool, known, 1)
+            return
+        self.resolve(first, second)
+        self.swap(first, second)
 
     def _middlelook(self, step: MiddleLook) -> None:
         hand, slot = step.hand, step.slot
+        self.resolve(hand, slot)
         every = np.arange(len(self.counts))
         taken = np.argmax(self.counts[:, slot, :], axis=1)  # the slot's one card
         pool = self.counts[:, hand, :].astype(np.int64)
@@ -91,6 +246,7 @@ class Belief(HiddenCards):
 
     def _putsmallest(self, step: PutSmallest) -> None:
         place, value = step.place, step.value
+        self.resolve(place)
         pool = self.counts[:, place, :]
         ranks = np.array([rules.rank(v, self.setup.card6_ten_rank) for v in rules.VALUES])
         low = np.where(pool > 0, ranks, 99).min(axis=1)
@@ -100,22 +256,167 @@ class Belief(HiddenCards):
         self._shift(place, value, -1)
 
     def _count(self, step: Count) -> None:
+        self.resolve(step.place)
         self.count(step.place, step.values, step.low, step.high, step.negated)
 
     def _sumabove(self, step: SumAbove) -> None:
+        self.resolve(step.place)
         total = self.counts[:, step.place, :].astype(np.int64) @ POINTS
         self._keep((total > step.limit) == step.above)
 
     def _hand(self, step: Hand) -> None:
+        if not step.equal and (self.free(step.place) or step.place in self.unlike):
+            self.rule_out(step.place, tuple(int(n) for n in np.bincount(step.cards, minlength=V)))
+            return
+        self.resolve(step.place)
         self.hand(step.place, step.cards, step.equal)
 
     def _guess(self, step: Guess) -> None:
+        if not step.correct and (self.free(step.place) or step.place in self.unlike):
+            ruled_out = guessed_hand(step.numbers, self.pooled[step.place])
+            if ruled_out is not None:
+                self.rule_out(step.place, ruled_out)
+            return
+        self.resolve(step.place)
         wanted = np.bincount(step.numbers, minlength=V)[: rules.TEN]
         hand = self.counts[:, step.place, :].astype(np.int64)
         numbers = hand[:, : rules.TEN].copy()
         numbers[:, 0] += hand[:, rules.TEN]
         numbers[:, 1] += hand[:, rules.TEN]
         self._keep(np.all(numbers == wanted, axis=1) == step.correct)
+
+    # -- questions (a place with pooled slots is answered from a copy that resolves it) -----------
+
+    def _about(self, place: int) -> HiddenCards:
+        """The belief to ask about `place`: itself, or a settled copy (remembered until the
+        next step)."""
+        if not self.pooled[place] and not self.unlike:
+            return self
+        if place not in self._settled:
+            self._settled[place] = self.settled(place)
+        return self._settled[place]
+
+    def hands(self, place: int) -> list[tuple[tuple[int, ...], Fraction]]:
+        return HiddenCards.hands(self._about(place), place)
+
+    def holds(self, place: int, value: int) -> Fraction:
+        return HiddenCards.holds(self._about(place), place, value)
+
+    @property
+    def worlds(self) -> int:
+        """How many distinct hidden worlds have positive probability: each world with pooled
+        slots stands for every way its pool can be dealt into them (worlds that differ in their
+        explicit cards stand for different hidden worlds once no place is part pooled)."""
+        if not any(self.pooled):
+            return len(self.weights)
+        belief = self.copy()
+        belief.resolve(*(p for p in range(self.pool) if self.explicit(p) and self.pooled[p]))
+        pools, repeats = np.unique(belief.counts[:, self.pool, :], axis=0, return_counts=True)
+        unlike = tuple((p, tuple(h)) for p, h in sorted(belief.unlike.items()))
+        return sum(
+            int(n) * value_deals(tuple(int(c) for c in pool), tuple(belief.pooled), unlike)
+            for pool, n in zip(pools, repeats, strict=True)
+        )
+
+    def probability(self, world: tuple[tuple[int, ...], ...]) -> Fraction:
+        """The probability of one hidden world (per place, its values), without listing the
+        worlds its pooled slots stand for: a world with the same explicit cards and pool times
+        the chance that dealing the pool gives the pooled places their cards."""
+        belief = self.copy()
+        belief.resolve(*(p for p in range(self.pool) if self.explicit(p) and self.pooled[p]))
+        belief.resolve(*belief.unlike)
+        wanted = np.zeros((self.pool, V), dtype=np.int64)
+        for place, cards in enumerate(world):
+            np.add.at(wanted[place], list(cards), 1)
+        explicit = [p for p in range(self.pool) if not belief.pooled[p]]
+        pooled = [p for p in range(self.pool) if belief.pooled[p]]
+        pool = wanted[pooled].sum(axis=0)
+        rows = np.all(belief.counts[:, explicit, :] == wanted[explicit], axis=(1, 2))
+        rows &= np.all(belief.counts[:, self.pool, :] == pool, axis=1)
+        if [int(wanted[p].sum()) for p in pooled] != [belief.pooled[p] for p in pooled]:
+            return Fraction(0)
+        deal = Fraction(math.prod(math.factorial(int(n)) for n in pool))
+        for p in pooled:
+            deal *= math.factorial(belief.pooled[p])
+            deal /= math.prod(math.factorial(int(n)) for n in wanted[p])
+        deal /= math.factorial(int(pool.sum()))
+        return Fraction(belief.mass(rows), belief.total()) * deal
+
+    @property
+    def empty(self) -> bool:
+        return len(self.weights) == 0
+
+    def worlds_list(self) -> dict[tuple, Fraction]:
+        """Every hidden world (per place, its sorted values) with its probability (tests)."""
+        found: dict[tuple, Fraction] = {}
+        for world, p in HiddenCards.worlds_list(self.resolved()).items():
+            found[world[: self.pool]] = found.get(world[: self.pool], Fraction(0)) + p
+        return found
+
+
+def guessed_hand(numbers: tuple[int, ...], size: int) -> tuple[int, ...] | None:
+    """The hand (counts per value) of `size` cards a guess of `numbers` is right about (the 10
+    is named as a 0 and a 1), or None if no hand of that size is."""
+    if len(numbers) not in (size, size + 1):
+        return None
+    if len(numbers) == size + 1 and not {0, 1} <= set(numbers):
+        return None
+    cards = rules.hand_from_guess(numbers, size)
+    return tuple(int(n) for n in np.bincount(cards, minlength=V))
+
+
+Unlike = tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (place, hands it is not), ...
+
+
+def picks(pool: tuple[int, ...], unlike: Unlike):
+    """Inclusion-exclusion over the hands ruled out: for each choice of at most one such hand
+    per place, (sign, the places chosen, the pool less their hands) when the pool holds them."""
+    options = [[None, *((place, hand) for hand in hands)] for place, hands in unlike]
+    for choice in itertools.product(*options):
+        chosen = [c for c in choice if c is not None]
+        rest = list(pool)
+        for _, hand in chosen:
+            rest = [r - h for r, h in zip(rest, hand, strict=True)]
+        if min(rest) >= 0:
+            yield (-1) ** len(chosen), chosen, rest
+
+
+@functools.lru_cache(maxsize=200_000)
+def deal_ways(pool: tuple[int, ...], sizes: tuple[int, ...], unlike: Unlike) -> int:
+    """Physical ways to deal the pool's cards (each copy a different card) into pooled slots
+    of `sizes` (per place; 0 for places not pooled) with no place holding a hand it is not."""
+    total = 0
+    for sign, chosen, rest in picks(pool, unlike):
+        ways = math.prod(
+            math.factorial(n) // math.factorial(r) for n, r in zip(pool, rest, strict=True)
+        )
+        for _, hand in chosen:
+            ways //= math.prod(math.factorial(h) for h in hand)
+        taken = {place for place, _ in chosen}
+        free = [k for place, k in enumerate(sizes) if k and place not in taken]
+        ways *= math.factorial(sum(rest)) // math.prod(math.factorial(k) for k in free)
+        total += sign * ways
+    return total
+
+
+@functools.lru_cache(maxsize=200_000)
+def value_deals(pool: tuple[int, ...], sizes: tuple[int, ...], unlike: Unlike) -> int:
+    """Distinct ways (by value) to deal the pool into pooled slots of `sizes`, no place
+    holding a hand it is not."""
+    total = 0
+    for sign, chosen, rest in picks(pool, unlike):
+        taken = {place for place, _ in chosen}
+        free = tuple(k for place, k in enumerate(sizes) if k and place not in taken)
+        total += sign * deal_worlds(free, rest)
+    return total
+
+
+def pool_free(multiplier: np.ndarray | None, copies: list[int], pool: int) -> np.ndarray | None:
+    """World keys over the places without the pool (the pool is implied by the rest)."""
+    keyed = key_multipliers(copies, pool)
+    if keyed is None:
+        return multiplier
+    return np.concatenate([keyed, np.zeros((1, len(copies)), dtype=np.int64)])
 
 
 class Impossible(Exception):
@@ -132,6 +433,6 @@ def track(setup: Setup, steps: list[Step] | None = None) -> Belief:
     belief = Belief(setup)
     for step in setup.steps if steps is None else steps:
         belief.apply(step)
-        if belief.worlds == 0:
+        if belief.empty:
             raise Impossible(step.event)
     return belief

@@ -149,7 +149,7 @@ class GameOfSuspicion:
         try:
             for step in todo:
                 belief.apply(step)
-                if belief.worlds == 0:
+                if belief.empty:
                     raise Impossible(step.event)
         except Impossible as impossible:
             raise conflict(rnd, impossible.event) from None
@@ -249,7 +249,7 @@ class GameOfSuspicion:
                 best = {
                     p: belief.hands(rnd.setup.place(p))[0]
                     for p in opponents
-                    if belief.counts[:, rnd.setup.place(p), :].any()
+                    if belief.has_cards(rnd.setup.place(p))
                 }
                 rows.append(
                     [str(event), describe_event(raw[event - 1], log.me), f"{belief.worlds:,}"]
@@ -284,7 +284,7 @@ class GameOfSuspicion:
         for event in range(rnd.deal_event, end + 1):
             while step is not None and step.event == event:
                 belief.apply(step)
-                if belief.worlds == 0:
+                if belief.empty:
                     raise conflict(rnd, event)
                 step = next(steps, None)
             yield event, belief

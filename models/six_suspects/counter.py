@@ -239,43 +239,59 @@ def culprits(unique: np.ndarray, items: list[Card], diamond2: int) -> np.ndarray
 
     A column has two cards, each reading at most one slot, so it reads at most two item slots
     (or one slot twice): its total is a constant plus at most two looked-up values, in exact
-    integers. No matrix product: a small one is slow when another process holds a core."""
+    integers. No matrix product: a small one is slow when another process holds a core.
+    A Diamond or Police effect is carried in the same integer, far outside the range of the
+    values (`effect_codes`), and decoded once the two look-ups are added."""
     columns, size = len(COLUMNS), len(unique)
     m = len(items)
     bits = 2 ** np.arange(columns)
     codes = unique[:, 2 + columns :]
     coefficient = (codes[:, None, :] // POWERS[None, :, None]) % 3  # (structure, column, slot)
     # (structure column, slot), with a slot m that holds nothing and is read with weight 0
-    wide = max((abs(c.value2) for c in items), default=0) >= 2**24
-    number = np.int64 if wide else np.int32  # exact either way; int32 is faster
-    weight = np.zeros((size * columns, m + 1), dtype=number)
+    weight = np.zeros((size * columns, m + 1), dtype=np.int64)
     weight[:, :m] = coefficient.reshape(size * columns, m)
     reads = weight > 0
     how_many = reads.sum(axis=1)  # 0, 1 or 2
     slot_a = np.where(how_many > 0, reads.argmax(axis=1), m)
     slot_b = np.where(how_many == 2, m - reads[:, ::-1].argmax(axis=1), m)
     rows = np.arange(size * columns)
-    weight_a, weight_b = weight[rows, slot_a], weight[rows, slot_b]
-    # per order, the value and the kind of the item in each sorted slot; row m reads nothing
-    orders = item_orders(m)
-    value = np.zeros((m + 1, len(orders)), dtype=number)
-    value[:m] = np.array([c.value2 if c.kind == "plain" else 0 for c in items], dtype=number)[
-        orders.T
+    # look-up rows: (weight, slot) -> weight x (the code of the item in that slot), per order
+    constant = unique[:, 2 : 2 + columns]
+    bound, diamond, police, number = effect_codes(constant, items, diamond2)
+    code = [
+        c.value2 if c.kind == "plain" else {"diamond": diamond, "police": police}[c.kind]
+        for c in items
     ]
-    totals: np.ndarray = unique[:, 2 : 2 + columns].reshape(-1, 1).astype(number)
-    totals = totals + weight_a[:, None] * value[slot_a] + weight_b[:, None] * value[slot_b]
-    # effects: 2 a Police (wins), 1 a Diamond, 0 neither; fixed by placed cards, or read items
-    fixed = np.where((unique[:, :1] & bits) > 0, 2, np.where((unique[:, 1:2] & bits) > 0, 1, 0))
-    effect = fixed.reshape(-1, 1).astype(np.int8)
-    if any(c.kind in ("diamond", "police") for c in items):
-        kind = np.zeros((m + 1, len(orders)), dtype=np.int8)
-        rank = {"diamond": 1, "police": 2}
-        kind[:m] = np.array([rank.get(c.kind, 0) for c in items], dtype=np.int8)[orders.T]
-        effect = np.maximum(effect, np.maximum(kind[slot_a], kind[slot_b]))
-    totals = np.where(effect == 1, number(diamond2), totals)
-    totals = np.where(effect == 2, number(POLICE_TOTAL), totals)
-    by_column = totals.reshape(size, columns, len(orders))
+    by_slot: np.ndarray = np.zeros((m + 1, factorial(m)), dtype=number)
+    by_slot[:m] = np.array(code, dtype=number)[item_orders(m).T]
+    lookup = (np.arange(3, dtype=number)[:, None, None] * by_slot).reshape(3 * (m + 1), -1)
+    fixed = np.where((unique[:, :1] & bits) > 0, police, 0)
+    fixed = np.where((unique[:, 1:2] & bits) > 0, diamond, fixed)
+    start: np.ndarray = (constant + fixed).reshape(-1, 1).astype(number)
+    totals = lookup[weight[rows, slot_a] * (m + 1) + slot_a]
+    totals += lookup[weight[rows, slot_b] * (m + 1) + slot_b]
+    totals += start
+    if fixed.any() or any(c.kind != "plain" for c in items):
+        police_read = totals < -bound
+        totals = np.where(totals > bound, number(diamond2), totals)
+        totals[police_read] = np.iinfo(number).min
+    by_column = totals.reshape(size, columns, -1)
     return by_column == by_column.max(axis=1, keepdims=True)
+
+
+def effect_codes(
+    constant: np.ndarray, items: list[Card], diamond2: int
+) -> tuple[int, int, int, type]:
+    """(bound, Diamond code, Police code, integer type): every total without an effect lies
+    within ±bound; one or two Diamond codes put it in (3, 9) x bound, and any Police code below
+    -7 x bound whatever else is read; the type holds every sum exactly."""
+    values = [abs(c.value2) for c in items if c.kind == "plain"]
+    largest = int(np.abs(constant).max(initial=0))
+    bound = largest + 2 * max(values, default=0) + abs(diamond2) + 1
+    for number in (np.int16, np.int32, np.int64):
+        if 40 * bound < np.iinfo(number).max:
+            break
+    return bound, 4 * bound, -16 * bound, number
 
 
 def group_equal_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -134,8 +134,10 @@ def pin_known(masks: list[int], draws: int | Sequence[Draw] | None = None) -> li
 
 # --- the block programme ------------------------------------------------------------------------
 
-Block = tuple[int, int, int, int]  # (common mask, members that left the deck, members of the round
-#                                    being processed that did not, mark: focus position or -1)
+# A block of secrets that are the same card: (their common cards, members that left the deck for
+# good, members of the round being processed that go back into it, mark: focus position or -1).
+# A later secret's neighbours in the block are the members counted in the two middle fields.
+Block = tuple[int, int, int, int]
 
 
 def _close(blocks: tuple[Block, ...], future: int) -> tuple[tuple[Block, ...], int]:
@@ -143,8 +145,8 @@ def _close(blocks: tuple[Block, ...], future: int) -> tuple[tuple[Block, ...], i
     kept: list[Block] = []
     factor = 1
     for block in blocks:
-        mask, stayed, this_round, mark = block
-        if mark < 0 and (not mask & future or stayed + this_round == 0):
+        mask, gone, back, mark = block
+        if mark < 0 and (not mask & future or gone + back == 0):
             factor *= mask.bit_count()
         else:
             kept.append(block)
@@ -164,30 +166,28 @@ def block_sums(
     current_round = None
     for pos, v in enumerate(order):
         draw = draws[v]
-        if (
-            draw.round != current_round
-        ):  # a new round: last round's unwon cards are back in the deck
+        if draw.round != current_round:  # last round's unwon cards are back in the deck
             current_round = draw.round
             reset: dict[tuple[Block, ...], int] = defaultdict(int)
             for blocks, weight in states.items():
-                moved = tuple((m, s, 0, k) for m, s, _, k in blocks)
+                moved = tuple((m, gone, 0, k) for m, gone, _, k in blocks)
                 closed, factor = _close(moved, future[pos])
                 reset[closed] += weight * factor
             states = reset
         mark = marked.index(v) if v in marked else -1
         mask = masks[v]
-        left, stayed = int(draw.leaves), int(not draw.leaves)
+        gone, back = int(draw.leaves), int(not draw.leaves)
         grown: dict[tuple[Block, ...], int] = defaultdict(int)
         for blocks, weight in states.items():
             if not weight:
                 continue
-            grown[(*blocks, (mask, left, stayed, mark))] += weight
-            for k, (common, b_left, b_stayed, b_mark) in enumerate(blocks):
-                neighbours = b_left + b_stayed
+            grown[(*blocks, (mask, gone, back, mark))] += weight
+            for k, (common, b_gone, b_back, b_mark) in enumerate(blocks):
+                neighbours = b_gone + b_back
                 joined = common & mask
                 if not neighbours or not joined or (mark >= 0 and b_mark >= 0):
                     continue
-                block = (joined, b_left + left, b_stayed + stayed, max(mark, b_mark))
+                block = (joined, b_gone + gone, b_back + back, max(mark, b_mark))
                 grown[(*blocks[:k], block, *blocks[k + 1 :])] -= neighbours * weight
         states = defaultdict(int)
         for blocks, weight in grown.items():

@@ -55,7 +55,6 @@ class Round:
     won: tuple[str | None, Card | None, int] | None = None  # round over: (winner, card, event)
     secrets: list[int] = field(default_factory=list)  # indexes of the round's secret cards
     variation: tuple[str, str] | None = None  # the variation for two: both players, seat order
-    space: dict[Card, str] = field(default_factory=dict)  # variation: face-up card -> eyewitness
     won_secret: int | None = None  # the secret that was won (left the deck), once known
 
     @property
@@ -213,6 +212,7 @@ class _Reader:
 
     def start_secrets(self, started: Round, variation: bool) -> None:
         """Draw the round's secret card(s), if the deck still holds enough."""
+        started.variation = None
         if variation:
             if not self.players or len(self.players.names) != 2:
                 raise InputError(
@@ -338,8 +338,6 @@ class _Reader:
             )
         current.face_up[card] = number
         current.tokens[card] = token
-        if current.variation:
-            current.space[card] = current.variation[current.secrets.index(secret)]
         self.facts.append(Fact(number, secret, "token", card, token))
         for other in current.secrets:  # the card came from the deck: it is no secret out of it
             if other != secret:

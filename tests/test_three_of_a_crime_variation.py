@@ -584,3 +584,28 @@ def test_a_variation_puzzle_is_checked_for_the_card_asked():
     assert report.data["unique"] and report.data["secret_of"] == "Ana"
     assert report.data["answer"] == ["Humpty Bumpty", "Loose-Eye Lenny", "Pencil Top"]
     assert report.data["minimal"] == [1]
+
+
+@settings(max_examples=10)
+@given(st.sampled_from(["classic", "variation"]), st.integers(0, 2**32 - 1), st.data())
+def test_the_counter_consistency_check_used_to_shrink_conflicts_is_cp_sats(kind, seed, data):
+    # a simulated game with one token changed (often contradictory), and random sets of its events
+    rng = random.Random(seed)
+    if kind == "classic":
+        doc, _ = random_game(rng, ["Ana", "Ben", "Cleo"], rng.randint(1, 3), reveal_won=0.5)
+    else:
+        doc, _ = random_variation_game(rng, rng.randint(1, 2))
+    cards = [i for i, e in enumerate(doc["events"]) if "card" in e]
+    if cards:
+        i = data.draw(st.sampled_from(cards))
+        doc["events"][i] = {**doc["events"][i], "token": (doc["events"][i]["token"] + 1) % 3}
+    log = log_of(doc)
+    knowledge = CrimeKnowledge(log.facts, log.draws)
+    events = list(range(1, log.events + 1))
+    for _ in range(5):
+        subset = sorted(data.draw(st.sets(st.sampled_from(events))) if events else set())
+        assert knowledge.consistent_by_count(subset) == knowledge.consistent(subset), subset
+    core = knowledge.conflict()
+    assert (core == []) == knowledge.consistent()
+    for event in core:  # minimal: every event of the core is needed (checked by CP-SAT)
+        assert knowledge.consistent([e for e in core if e != event])

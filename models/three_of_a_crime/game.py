@@ -16,7 +16,7 @@ from models.three_of_a_crime.counter import (
     posterior,
     suspect_probability,
 )
-from models.three_of_a_crime.log import EVENT_KINDS, GAME, Log, parse
+from models.three_of_a_crime.log import EVENT_KINDS, GAME, Log, parse, parse_card
 from models.three_of_a_crime.replay import replay_states
 from models.three_of_a_crime.rules import (
     ABBREVIATIONS,
@@ -483,8 +483,10 @@ class ThreeOfACrime:
             lines += [f"  secret = {card_label(sorted(a)[0])}" for a, _ in found]
         intended = body.get("answer")
         if intended is not None:
-            first, second, third = sorted(SUSPECTS.index(n) for n in _names(intended))
-            intended_card = (first, second, third)
+            try:
+                intended_card = parse_card(intended, {})
+            except InputError as error:
+                raise InputError(f"the puzzle's 'answer': {error.message}") from None
             data["answer_matches"] = unique and intended_card == answer
             if not data["answer_matches"]:
                 lines.append(f"the author's answer {card_label(intended_card)} is not proven")
@@ -599,12 +601,6 @@ REPLAY_TABLE_ROWS = 1000  # a longer replay shows only the events that changed s
 def _changed(before: dict, after: dict) -> bool:
     keys = ("round", "candidates", "worlds", "leaders", "rounds")
     return any(before[k] != after[k] for k in keys)
-
-
-def _names(value) -> list[str]:
-    if isinstance(value, str):
-        return SUSPECT_NAMES.resolve_words(value.replace(",", " ").split(), 3)
-    return [SUSPECT_NAMES.resolve(v) for v in value]
 
 
 def describe_event(event: dict) -> str:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from models.three_of_a_crime.counter import Draw, as_draws, cliques
+from models.three_of_a_crime.counter import (
+    Draw,
+    TooManyUnknowns,
+    as_draws,
+    candidate_sets,
+    cliques,
+    count_worlds,
+    must_differ,
+)
 from models.three_of_a_crime.log import Fact
 from models.three_of_a_crime.rules import CARDS, Card, overlap, short_label
 from solver.knowledge import Knowledge
@@ -33,7 +41,9 @@ class CrimeKnowledge(Knowledge):
             if len(together) > 1:
                 for card in CARDS:
                     model.add_at_most_one(self.secret[s, card] for s in together)
-        for fact in facts:
+        self.facts = list(facts)
+        self.draws = draws
+        for fact in self.facts:
             self.add_fact(fact)
         self.secrets = secrets
         for s in range(secrets):
@@ -52,6 +62,46 @@ class CrimeKnowledge(Knowledge):
             self.model.add_implication(when, secret[fact.secret, fact.card].Not())
         else:
             self.model.add_implication(when, secret[fact.secret, fact.card])
+
+    def conflict(self, active: Iterable[int] | None = None) -> list[int]:
+        """A minimal set of events that cannot all be true ([] if they are consistent).
+
+        CP-SAT finds a core of failed assumptions in one solve; it is shrunk by deletion with the
+        exact counter (a CP-SAT solve per event of a long log's core takes seconds), falling back
+        to CP-SAT when the counter's limit is reached."""
+        events = self.event_literals if active is None else active
+        active = sorted(i for i in events if i in self.event_literals)
+        if self._solve(active) is not None:
+            return []
+        by_literal = {self.event_literals[i].index: i for i in active}
+        core_indexes = self._last_infeasible.sufficient_assumptions_for_infeasibility()
+        core = sorted(by_literal[i] for i in core_indexes if i in by_literal) or active
+        for event in list(core):
+            trial = [e for e in core if e != event]
+            if not self.consistent_by_count(trial):
+                core = trial
+        return core
+
+    def consistent_by_count(self, events: list[int]) -> bool:
+        """Whether some world fits the facts of these events, by the exact counter. A secret that
+        allows more cards than it has neighbours (secrets it must differ from) is left out: once
+        the others are chosen a card is always left for it; leaving it out may free others."""
+        chosen = set(events)
+        masks = candidate_sets([f for f in self.facts if f.event in chosen], self.draws)
+        keep = set(range(len(masks)))
+        dropped = True
+        while dropped:
+            dropped = False
+            for i in sorted(keep):
+                neighbours = sum(must_differ(self.draws, i, j) for j in keep if j != i)
+                if masks[i].bit_count() > neighbours:
+                    keep.discard(i)
+                    dropped = True
+        left = sorted(keep)
+        try:
+            return count_worlds([masks[i] for i in left], [self.draws[i] for i in left]) > 0
+        except TooManyUnknowns:
+            return self._solve(events) is not None
 
     def secret_query(self, secret: int | None = None) -> dict[Card, Any]:
         """One literal per card: 'this secret (default: the last) is that card'."""

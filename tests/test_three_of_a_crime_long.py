@@ -16,9 +16,12 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from models.three_of_a_crime.game import REPLAY_TABLE_ROWS, ThreeOfACrime
+from models.three_of_a_crime.knowledge import CrimeKnowledge
+from models.three_of_a_crime.log import parse
 from models.three_of_a_crime.rules import CARDS, SUSPECTS, Card, card_names, overlap
 from models.three_of_a_crime.simulate import long_game
 from solver import puzzle as puzzles
+from solver.errors import Contradiction
 
 GAME = ThreeOfACrime()
 EVENTS = 10_000
@@ -117,6 +120,23 @@ def test_a_10000_event_log_is_replayed_in_one_pass(long_log):
     (table,) = report.tables
     assert len(table.rows) < EVENTS + 1 - REPLAY_TABLE_ROWS
     assert report.lines[0].startswith(f"{EVENTS + 1 - len(table.rows)} of {EVENTS + 1} events")
+
+
+def test_a_contradictory_10000_event_log_names_a_minimal_core():
+    # every event is true of the simulated secrets but one changed token: it is in every core
+    doc, _ = long_game(random.Random(2026), EVENTS, reveal_won=0.6)
+    changed = max(i for i, e in enumerate(doc["events"]) if "card" in e)
+    event = doc["events"][changed]
+    doc["events"][changed] = {**event, "token": (event["token"] + 1) % 3}
+    with pytest.raises(Contradiction) as raised:
+        GAME.solve(as_document(doc))
+    core = raised.value.events
+    assert changed + 1 in core
+    log = parse(as_document(doc))
+    knowledge = CrimeKnowledge(log.facts, log.draws)
+    assert not knowledge.consistent_by_count(core)
+    for event_number in core:
+        assert knowledge.consistent_by_count([e for e in core if e != event_number])
 
 
 def long_puzzle(seed: int, clues: int) -> tuple[dict, Card]:

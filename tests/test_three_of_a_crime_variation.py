@@ -266,7 +266,14 @@ def test_cp_sat_possible_cards_match_the_counter_in_the_variation(game):
     assert knowledge.possible(knowledge.secret_query(log.solving)) == set(post.card_counts)
 
 
-@given(variation_games)
+classic_games = st.builds(
+    lambda seed, rounds: (seed, *random_game(random.Random(seed), ["Ana", "Ben", "Cleo"], rounds)),
+    st.integers(min_value=0, max_value=2**32 - 1),
+    st.integers(min_value=1, max_value=3),
+)
+
+
+@given(st.one_of(variation_games, classic_games))
 def test_replay_matches_solving_every_prefix(game):
     _, doc, _ = game
     history = GAME.replay(as_document(doc)).data["history"]

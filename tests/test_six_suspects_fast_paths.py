@@ -204,3 +204,13 @@ def test_symmetric_one_card_states_share_a_table_entry():
     assert count(DECK, {3: diamond}).culprit == a1[-1:] + a1[:-1]
     assert count(DECK, {8: diamond}).culprit == a1[2:] + a1[:2]
     assert Fraction(sum(a1), 39_916_800) >= 1  # at least one culprit in every arrangement
+
+
+@settings(max_examples=5)
+@given(seen_states(DECK, 6, 8))
+def test_pair_counts_one_item_at_a_time_equal_all_at_once(seen):
+    # large states split the item-pair counts item by item: the same numbers either way
+    _, together, _ = look_values(DECK, seen, 2)
+    with mock.patch.object(counter, "PAIR_CELLS", 0):
+        _, one_by_one, _ = look_values(DECK, seen, 2)
+    assert together == one_by_one

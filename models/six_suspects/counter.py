@@ -62,6 +62,7 @@ CHUNK_CELLS = (
     2**20
 )  # (structure, column, order) cells evaluated at once: small enough for the cache
 POLICE_TOTAL = -(2**20)  # a Police column's total: below any real one, exact in float32
+PAIR_CELLS = 2**26  # item-pair counts computed for every item at once up to this size
 KEEP_CULPRITS = 2**25  # structures x orders up to which a tally keeps its `culprits` blocks
 MIXERS = np.random.default_rng(1729).integers(1, 2**62, size=2 + 6 + 12) | 1  # row hash weights
 
@@ -114,23 +115,28 @@ class Placements:
 
 def items_for(seen: list[Card], unseen: list[Card]) -> frozenset[str]:
     """The special kinds to count as items (every choice gives the same counts; only the time
-    differs). Measured on random states with 2-4 cards seen, by kind of card:
+    differs). Measured on random states with 2-4 cards seen, by kind of card, for the posterior
+    and for two-look advice:
 
     - the Diamond, once a plain card is seen: each seen plain card is one item fewer to order,
       so the six times fewer placements win (two plain cards seen: 30,240 placements x 5! orders,
       about 3x faster than 151,200 x 4!);
-    - the Police too, once two plain cards are seen. A Diamond column must keep its reads while
-      the Police is an item (the Police may land there and put it out), so more placements fall
-      into different groups; it pays only with few plain cards left to order (4 plain cards
-      seen: about 2x faster than the Diamond alone; 2: the same).
+    - the Police, once two plain cards are seen, or one with the Diamond seen. A Diamond column
+      must keep its reads while the Police is an item (the Police may land there and put it
+      out), so more placements fall into different groups; it pays only with few cards left to
+      order (two plain cards seen: two-look advice 2x faster than with the Diamond alone; the
+      Diamond and a plain card seen: 1.7x).
     """
     plain_seen = sum(c.kind == "plain" for c in seen)
     kinds = {c.kind for c in unseen}
+    diamond_seen = any(c.kind == "diamond" for c in seen)
     loose = set()
     if plain_seen >= 1 and "diamond" in kinds:
         loose.add("diamond")
-        if plain_seen >= 2 and "police" in kinds:
-            loose.add("police")
+    if "police" in kinds and (
+        plain_seen >= 2 and "diamond" in loose or diamond_seen and plain_seen
+    ):
+        loose.add("police")
     return frozenset(loose)
 
 
@@ -271,10 +277,15 @@ def culprits(unique: np.ndarray, items: list[Card], diamond2: int) -> np.ndarray
     totals = lookup[weight[rows, slot_a] * (m + 1) + slot_a]
     totals += lookup[weight[rows, slot_b] * (m + 1) + slot_b]
     totals += start
-    if fixed.any() or any(c.kind != "plain" for c in items):
-        police_read = totals < -bound
-        totals = np.where(totals > bound, number(diamond2), totals)
-        totals[police_read] = np.iinfo(number).min
+    # decode: a Diamond band total becomes the Diamond's; a Police band total stays where it is,
+    # below every other total (and every layout has a column without a Police effect)
+    if any(c.kind == "diamond" for c in items):
+        np.putmask(totals, totals > bound, number(diamond2))
+    elif (fixed == diamond).any():  # only whole rows can hold a Diamond effect
+        rows_with = (fixed == diamond).reshape(-1)
+        some = totals[rows_with]
+        np.putmask(some, some > bound, number(diamond2))
+        totals[rows_with] = some
     by_column = totals.reshape(size, columns, -1)
     return by_column == by_column.max(axis=1, keepdims=True)
 
@@ -283,8 +294,8 @@ def effect_codes(
     constant: np.ndarray, items: list[Card], diamond2: int
 ) -> tuple[int, int, int, type]:
     """(bound, Diamond code, Police code, integer type): every total without an effect lies
-    within ±bound; one or two Diamond codes put it in (3, 9) x bound, and any Police code below
-    -7 x bound whatever else is read; the type holds every sum exactly."""
+    within ±bound; one or two Diamond codes put it in [3, 9] x bound, and any Police code at or
+    below -7 x bound whatever else is read; the type holds every sum exactly."""
     values = [abs(c.value2) for c in items if c.kind == "plain"]
     largest = int(np.abs(constant).max(initial=0))
     bound = largest + 2 * max(values, default=0) + abs(diamond2) + 1
@@ -378,7 +389,7 @@ def tally(deck: Deck, seen: dict[int, Card], loose: frozenset[str] | None = None
     t = Tally(deck, placed, unique, multiplicity, inverse, order, np.zeros(0))
     per_structure = np.zeros((len(unique), len(COLUMNS)), dtype=np.int64)
     for chunk, block in t.blocks():
-        per_structure[chunk] = block.sum(axis=2)
+        per_structure[chunk] = np.count_nonzero(block, axis=2)
     t.per_structure = per_structure
     return t
 
@@ -453,11 +464,9 @@ def item_children(t: Tally) -> np.ndarray:
         key = ((k2 * size + structure[p]) * m + r1[p]) * m + ranks[p, k2]
         item_weights.append(np.unique(key, return_counts=True))
     exact = exact_float(t.counts.worlds)
-    for i in range(m):  # an item at k2
-        pair = pair_counts(t, i, exact)  # (structure, column, j1 j2 i2)
+    for i, pair in enumerate(pair_tables(t, exact)):  # an item at k2
         # rows (structure, j1, j2), contiguous, so that picking rows is a fast gather
-        by_rows = pair.reshape(size, columns, m * m, m).transpose(0, 2, 1, 3)
-        pair_rows = np.ascontiguousarray(by_rows).reshape(size * m * m, columns * m)
+        pair_rows = pair.reshape(size * m * m, columns * m)
         for k1, (key, weight) in enumerate(item_weights):
             picked = pair_rows[key % (size * m * m)] * weight[:, None].astype(exact)
             got = segment_sums(key // (size * m * m), picked, n).reshape(n, columns, m)
@@ -466,24 +475,49 @@ def item_children(t: Tally) -> np.ndarray:
     return result
 
 
-def pair_counts(t: Tally, i: int, exact: type) -> np.ndarray:
-    """[structure, column, (j1, j2, i2)]: item orders with item i at the j1-th sorted slot and
-    item i2 at the j2-th in which the column holds a culprit.
-
-    For each j1 only the (m-1)! orders with item i at j1 are read, and split by (j2, i2) with one
-    small matrix product: a sixth of the work of splitting every order by (j1, j2, i2) at once."""
-    m = len(t.placed.item_at)
+@lru_cache(maxsize=16)
+def grouped_orders(m: int) -> np.ndarray:
+    """[j, i, k]: the k-th order (an index into `item_orders(m)`) with item i at sorted slot j."""
     orders = item_orders(m)
-    at = np.stack([np.flatnonzero(orders[:, j1] == i) for j1 in range(m)])  # (j1, (m-1)!)
-    onehot = (orders[at][:, :, :, None] == np.arange(m)).reshape(m, at.shape[1], m * m)
-    onehot = onehot.astype(exact)  # (j1, order with i at j1, (j2, i2))
-    pair: np.ndarray = np.zeros((len(t.unique), len(COLUMNS), m, m * m), dtype=exact)
-    with one_thread():
-        for chunk, block in t.blocks():
-            rows: np.ndarray = block.reshape(-1, block.shape[2]).astype(exact)
-            split = np.matmul(rows[:, at].transpose(1, 0, 2), onehot)  # (j1, row, (j2, i2))
-            pair[chunk] = split.transpose(1, 0, 2).reshape(-1, len(COLUMNS), m, m * m)
-    return pair.reshape(len(t.unique), len(COLUMNS), m * m * m)
+    by_slot = [np.argsort(orders[:, j], kind="stable").reshape(m, -1) for j in range(m)]
+    grouped = np.stack(by_slot)
+    grouped.setflags(write=False)
+    return grouped
+
+
+def pair_tables(t: Tally, exact: type) -> Iterator[np.ndarray]:
+    """For each item i, [structure, j1, j2, column, i2]: item orders with item i at the j1-th
+    sorted slot and item i2 at the j2-th in which the column holds a culprit.
+
+    For each (j1, i) only the (m-1)! orders with item i at j1 are read (`grouped_orders`), and
+    split by (j2, i2) with one small matrix product. All items at once when the tables fit in
+    PAIR_CELLS (each chunk's culprits converted and regrouped once), else one item at a time."""
+    m = len(t.placed.item_at)
+    size, columns = len(t.unique), len(COLUMNS)
+    grouped = grouped_orders(m)
+    orders = item_orders(m)
+    # onehot[j1, i]: ((j2, i2), (m-1)!): does the k-th order with item i at j1 hold i2 at j2
+    onehot = (orders[grouped][..., None] == np.arange(m)).reshape(m, m, -1, m * m)
+    onehot = onehot.transpose(0, 1, 3, 2).astype(exact)
+    together = size * columns * m**4 <= PAIR_CELLS
+    for first in range(m) if not together else [None]:
+        wanted = range(m) if first is None else [first]
+        pairs: np.ndarray = np.zeros((len(wanted), size, m, m, columns, m), dtype=exact)
+        with one_thread():
+            for chunk, block in t.blocks():
+                # (order, structure column): picking orders is then a copy of whole rows
+                by_order: np.ndarray = np.ascontiguousarray(
+                    block.reshape(-1, block.shape[2]).T, dtype=exact
+                )
+                structures = by_order.shape[1] // columns
+                for j1 in range(m):
+                    by_item = by_order[grouped[j1].ravel()].reshape(m, -1, by_order.shape[1])
+                    for w, i in enumerate(wanted):
+                        split = onehot[j1, i] @ by_item[i]  # ((j2, i2), (structure, column))
+                        pairs[w, chunk, j1] = split.reshape(m, m, structures, columns).transpose(
+                            2, 0, 3, 1
+                        )
+        yield from pairs
 
 
 def one_thread() -> threadpool_limits:

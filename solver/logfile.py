@@ -72,6 +72,55 @@ class Document:
         return players, players.resolve(me) if players else str(me)
 
 
+# -- typed values: what a reader expects, or one error saying so ---------------------------------
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """A value as an error message quotes it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def as_list(value: object, expected: str, single: bool = True) -> list:
+    """`value` as a list: None is empty, and (`single`) one name or number is a list of one;
+    anything else is an InputError saying what was `expected` (e.g. "a list of players")."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    if single and isinstance(value, str | int) and not isinstance(value, bool):
+        return [value]
+    raise InputError(f"expected {expected}, got {shown(value)}")
+
+
+def as_mapping(value: object, expected: str) -> dict:
+    """`value` as a mapping (None: empty), or an InputError saying what was `expected`."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        return value
+    raise InputError(f"expected {expected}, got {shown(value)}")
+
+
+def as_whole(value: object, expected: str, low: int | None = None, high: int | None = None) -> int:
+    """A whole number, written as one or as its digits ('7'), within [low, high]; not a float,
+    a flag or anything else."""
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value) < 20:
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InputError(f"expected {expected}, got {shown(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InputError(f"expected {expected}, got {value}")
+    return value
+
+
+def as_flag(value: object, expected: str) -> bool:
+    """true or false, and nothing else (the text 'false' is not true)."""
+    if not isinstance(value, bool):
+        raise InputError(f"expected {expected}, got {shown(value)}")
+    return value
+
+
 def read_events(
     doc: Document,
     key: str,

@@ -428,3 +428,79 @@ def test_last_resort_is_one_line(monkeypatch, capsys):
     monkeypatch.setenv("SLEUTH_DEBUG", "1")
     with pytest.raises(ValueError):
         cli_app.main()
+
+
+def changed_example(tmp_path: Path, example: str, place: tuple, value: object) -> Path:
+    """A bundled example with the value at `place` (keys and indexes) replaced."""
+    import yaml
+
+    data = yaml.safe_load((ROOT / "examples" / example).read_text(encoding="utf-8"))
+    parent = data
+    for step in place[:-1]:
+        parent = parent[step]
+    parent[place[-1]] = value
+    return write(tmp_path, yaml.safe_dump(data, sort_keys=False), Path(example).name)
+
+
+# (example, place, value, fragments): each raised a Python exception before (the fuzzer's finds)
+UNEXPECTED_TYPES = {
+    "date for a list of players": (
+        "game-of-suspicion/puzzle-hard.yaml",
+        ("puzzle", "given", 6, "play", "showed"),
+        "2026-12-01",
+        ["event 7", "line ", "unknown player '2026-12-01'"],
+    ),
+    "float for a list of players": (
+        "game-of-suspicion/puzzle-hard.yaml",
+        ("puzzle", "given", 6, "play", "showed"),
+        1.5,
+        ["event 7", "line ", "'showed': the players who showed", "got 1.5"],
+    ),
+    "float for a list of suspects": (
+        "three-of-a-crime/puzzle-deep.yaml",
+        ("puzzle", "answer"),
+        1.5,
+        ["the puzzle's 'answer'", "a card is a list of 3 suspects"],
+    ),
+    "date for a list of suspects": (
+        "three-of-a-crime/puzzle-deep.yaml",
+        ("puzzle", "answer"),
+        "2026-12-01",
+        ["the puzzle's 'answer'", "unknown suspect '2026-12-01'"],
+    ),
+    "empty list of suspects": (
+        "three-of-a-crime/puzzle-deep.yaml",
+        ("puzzle", "answer"),
+        [],
+        ["the puzzle's 'answer'", "exactly 3 suspects, got 0"],
+    ),
+    "infinite card value": (
+        "game-of-suspicion/puzzle-hard.yaml",
+        ("puzzle", "answer"),
+        float("inf"),
+        ["a hand answer: a list of card values", "got inf"],
+    ),
+    "a count of 10**30 shown cards": (
+        "game-of-suspicion/round-3p.yaml",
+        ("events", 6, "play", "shown", "Cleo"),
+        10**30,
+        ["event 7", "line ", "Cleo's shown cards: a count (0 to the 3 cards they hold)"],
+    ),
+    "the text 'false' for correct": (
+        "game-of-suspicion/round-3p.yaml",
+        ("events", 4, "guess", "correct"),
+        "false",
+        ["event 5", "line ", "'correct': true or false", "got 'false'"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(UNEXPECTED_TYPES))
+def test_value_of_an_unexpected_type(tmp_path, case):
+    """A value of the wrong type (a date where a map or list is expected, a float where a list of
+    suspects is) is one error naming the event and line and saying what was expected."""
+    example, place, value, fragments = UNEXPECTED_TYPES[case]
+    path = changed_example(tmp_path, example, place, value)
+    command = "check" if place[0] == "puzzle" else "solve"
+    assert_one_line_error(invoke(command, path), 2, *fragments)
+    assert_json_error(invoke(command, path, "--json"), 2)

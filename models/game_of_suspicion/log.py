@@ -28,7 +28,7 @@ from models.game_of_suspicion.steps import (
     Swap,
 )
 from solver.errors import Contradiction, InputError
-from solver.logfile import Document, read_events
+from solver.logfile import Document, as_flag, as_list, as_whole, read_events
 from solver.names import NameSet
 
 GAME = "game-of-suspicion"
@@ -404,7 +404,10 @@ class _Reader:
             self.give_mine(saw)
             self.take_mine(put_back)
             self.step(Move(self.number, None, slot, put_back))
-            if "exchanged" in body and bool(body["exchanged"]) != (put_back != saw):
+            exchanged = as_flag(
+                body.get("exchanged", put_back != saw), "'exchanged': true or false"
+            )
+            if exchanged != (put_back != saw):
                 raise InputError("'exchanged' is true exactly when the value put back differs")
             return
         for key in ("saw", "put_back"):
@@ -504,7 +507,10 @@ class _Reader:
         self.transfer(actor, holder, self.value(back) if back is not None else None)
 
     def action_2(self, actor: str, body: dict) -> None:
-        showed = [self.active_player(p) for p in body.get("showed") or []]
+        showed = [
+            self.active_player(p)
+            for p in as_list(body.get("showed"), "'showed': the players who showed, e.g. [Ben]")
+        ]
         hands = body.get("hands") or {}
         self.mine(body, "hands", actor)
         if not isinstance(hands, dict):
@@ -538,7 +544,7 @@ class _Reader:
                 "card 3 takes 'target: PLAYER', 'guesses: [[...], ...]' (1-3) and 'correct'"
             )
         target = self.active_player(body["target"], "target")
-        correct = bool(body.get("correct", False))
+        correct = as_flag(body.get("correct", False), "'correct': true or false")
         for i, numbers in enumerate(guesses):
             last = i == len(guesses) - 1
             self.guess(actor, target, numbers, correct and last)
@@ -602,12 +608,15 @@ class _Reader:
                     )
                 for value in values:
                     self.count(player, frozenset({value}), cards[value], cards[value])
-            elif isinstance(what, int) and what >= 0:
+            elif type(what) is int and 0 <= what <= self.round.hand_size[player]:
                 if actor == self.log.me and what > 0:
                     raise InputError(f"I saw {player}'s cards: list them, e.g. {player}: [5, 7]")
                 self.count(player, values, what, what)
             else:
-                raise InputError(f"{player}'s shown cards: a count or a list of values")
+                raise InputError(
+                    f"{player}'s shown cards: a count (0 to the {self.round.hand_size[player]} "
+                    "cards they hold) or a list of values"
+                )
 
     def action_6(self, actor: str, body: dict) -> None:
         face_up = body.get("face_up")
@@ -705,7 +714,8 @@ class _Reader:
                 "guess takes {by: PLAYER, target: PLAYER, cards: [...], correct: false}"
             )
         target = self.active_player(body["target"], "target")
-        self.guess(actor, target, body["cards"], bool(body.get("correct", False)))
+        correct = as_flag(body.get("correct", False), "'correct': true or false")
+        self.guess(actor, target, body["cards"], correct)
 
     # -- generic events (DESIGN.md): move, show, fact ---------------------------------------------
 
@@ -777,7 +787,7 @@ class _Reader:
         )
         if seen_by is not None and self.log.me not in seen_by:
             return  # shown to others only: nothing I can use
-        if body.get("whole"):
+        if as_flag(body.get("whole", False), "'whole': true or false"):
             self.shown_hand(player, cards)
             return
         for value, n in Counter(cards).items():
@@ -802,7 +812,7 @@ class _Reader:
             self.count(player, frozenset(lacks), 0, 0)
         for key, above in (("sum_above", True), ("sum_at_most", False)):
             if body.get(key) is not None:
-                limit = int(body[key])
+                limit = as_whole(body[key], f"'{key}': a whole number of points", 0, 999)
                 place = self.hidden(player)
                 if place is None:
                     total = sum(rules.points(v) for v in self.my_cards.elements())
@@ -816,7 +826,8 @@ class _Reader:
             if not isinstance(spec, dict) or "of" not in spec or "is" not in spec:
                 raise InputError("a count fact is {of: [values], is: N}")
             values = frozenset(self.values(spec["of"], "count of"))
-            self.count(player, values, int(spec["is"]), int(spec["is"]))
+            held = as_whole(spec["is"], "'is': how many of the cards the hand holds", 0, 99)
+            self.count(player, values, held, held)
 
     def on_scores(self, body: object) -> None:
         if not isinstance(body, dict):

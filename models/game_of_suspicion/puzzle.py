@@ -20,7 +20,7 @@ from models.game_of_suspicion.belief import Impossible, track
 from models.game_of_suspicion.log import GAME, parse
 from solver import puzzle as puzzles
 from solver.errors import Contradiction, InputError
-from solver.logfile import Document
+from solver.logfile import Document, as_whole
 from solver.names import NameSet
 from solver.report import Report
 
@@ -65,10 +65,7 @@ class Puzzle:
                 raise InputError(f"{player}'s hand is not hidden from {self.log.me}")
             self.subject: Any = player
         else:
-            try:
-                self.subject = int(subject)
-            except (TypeError, ValueError):
-                raise InputError(f"'holder' asks about a card value, not {subject!r}") from None
+            self.subject = as_whole(subject, "'holder': a card value")
         from models.game_of_suspicion.knowledge import HandKnowledge
 
         self.knowledge = HandKnowledge(rnd.setup)
@@ -147,10 +144,7 @@ def check(game, doc: Document) -> Report:
 def _intended(kind: str, intended: object, puzzle: Puzzle) -> tuple:
     items: list[Any] = intended if isinstance(intended, list) else [intended]
     if kind == "hand":
-        try:
-            return tuple(sorted(int(v) for v in items))
-        except (TypeError, ValueError):
-            raise InputError("a hand answer is a list of card values") from None
+        return tuple(sorted(as_whole(v, "a hand answer: a list of card values") for v in items))
     names = NameSet("place", puzzle.round.setup.places)
     return tuple(sorted((names.resolve(p) for p in items), key=puzzle.round.setup.places.index))
 

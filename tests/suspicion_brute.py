@@ -1,7 +1,8 @@
 """Game of Suspicion by brute force, for tests only: every physical deal, every hidden choice.
 
-Independent of the engine's reader and filter: it reads the raw log events of a 3-player log with
-`me` straight from the rulebook and RULINGS.md §3. Every card of the deck is a distinct physical
+Independent of the engine's reader and filter: it reads the raw log events of a 3- or 4-player
+log, with or without `me`, straight from the rulebook and RULINGS.md §3 (a log's `deck` file, read
+here with plain YAML, may make the deck small enough to list every deal). Every card of the deck is a distinct physical
 card (five different 0s, ...). A state says which physical cards lie at each location: a player's
 hand, a middle slot, face up in front of a player (played for its action, or put up by a 6), the
 shadow hand, set aside, the shown hand of a player who is out, or the table. The deal gives every
@@ -22,16 +23,18 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+from pathlib import Path
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+
+import yaml
 
 TEN = 10
 SLOTS = ("left", "right")
 NONE_HOLDER = (None, "none", "nobody", False)
 GREATER_THAN_FOUR = {5, 6, 7, 8, 9}
 EVEN_NONZERO = {2, 4, 6, 8}
-HAND_SIZE = 4
 
 Cards = tuple[int, ...]  # physical card ids, sorted
 State = tuple[Cards, ...]  # the cards at each location, by location index
@@ -62,20 +65,28 @@ class Brute:
         self.data = data
         self.split_public = split_public
         self.players = [str(p) for p in data["players"]]
-        self.me = str(data["me"])
-        if len(self.players) != 3:
-            raise NotImplementedError("the brute force does 3-player logs only")
+        self.me = str(data["me"]) if data.get("me") is not None else None
         self.advanced = bool(data.get("advanced", False))
-        options = data.get("options") or {}
+        deck = {"cards": {0: 5, 1: 5, **dict.fromkeys(range(2, 10), 1)}, "special": TEN}
+        if data.get("deck") is not None:
+            deck = yaml.safe_load(Path(data["deck"]).read_text())
+        self.hand_size = int(deck.get("hand_size", 4))
+        slots = SLOTS[: int(deck.get("middle", 2))]
+        options = {**(deck.get("options") or {}), **(data.get("options") or {})}
         self.unit = options.get("choice_unit", "card")
         self.announce = options.get("announce_model", "restrict")
         self.one_card = options.get("card0_one_card", "unaffected")
         self.ten_rank = options.get("card6_ten_rank", "zero")
         assert self.unit in ("card", "value") and self.announce in ("restrict", "bayes")
         assert self.one_card in ("unaffected", "exchanges") and self.ten_rank in ("zero", "ten")
-        # the physical deck: card id -> value
-        self.value = [0] * 5 + [1] * 5 + list(range(2, 10)) + ([TEN] if self.advanced else [])
-        self.places = [p for p in self.players if p != self.me] + list(SLOTS)  # the hidden ones
+        # the physical deck: card id -> value (the special card only in the advanced game)
+        cards = {int(v): int(n) for v, n in deck["cards"].items()}
+        if self.advanced and deck.get("special") is not None:
+            cards.setdefault(int(deck["special"]), 1)
+        elif deck.get("special") is not None:
+            cards.pop(int(deck["special"]), None)
+        self.value = [v for v in sorted(cards) for _ in range(cards[v])]
+        self.places = [p for p in self.players if p != self.me] + list(slots)  # the hidden ones
         kinds = ("played", "face_up", "out")
         locations = [*self.players, *SLOTS, "shadow", "aside", "table"]
         locations += [f"{kind}:{p}" for kind in kinds for p in self.players]
@@ -204,11 +215,13 @@ class Brute:
         """Every physical deal of the unseen cards, equally likely (the same deal is remembered:
         states are immutable and `advance` makes new dicts)."""
         key = (
-            self.advanced,
+            tuple(self.value),
+            self.hand_size,
+            tuple(self.places),
             self.me,
             tuple(self.players),
-            tuple(body["hand"]),
-            tuple(body["shadow"]),
+            tuple(body.get("hand") or ()),
+            tuple(body.get("shadow") or ()),
             body.get("aside"),
         )
         if key not in DEALS:
@@ -229,11 +242,12 @@ class Brute:
                 free.remove(card)
                 seen.setdefault(where, []).append(card)
 
-        put(body["hand"], self.me)
-        put(body["shadow"], "shadow")
+        if self.me is not None:
+            put(body["hand"], self.me)
+        put(body.get("shadow") or [], "shadow")
         if self.advanced:
             put([body["aside"]], "aside")
-        sizes = [HAND_SIZE if p not in SLOTS else 1 for p in self.places]
+        sizes = [self.hand_size if p not in SLOTS else 1 for p in self.places]
         dist: dict[tuple[tuple[int, ...], ...], int] = {}
         for deal in self.deals(free, sizes):
             places: list[tuple[int, ...]] = [()] * len(self.location)
@@ -485,5 +499,5 @@ class Brute:
 
 
 def brute_force(data: dict, split_public: bool = False) -> dict[tuple, Fraction]:
-    """The exact posterior over hidden worlds of a 3-player log with `me` (a raw log dict)."""
+    """The exact posterior over hidden worlds of a log (a raw log dict)."""
     return Brute(data, split_public).run()

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from suspicion_brute import Brute, brute_force
 
 from models.game_of_suspicion.belief import Impossible, track
 from models.game_of_suspicion.log import parse
+from models.game_of_suspicion.rules import load_deck
 from models.game_of_suspicion.simulate import random_game
 from solver.errors import Contradiction
 from solver.logfile import Document
@@ -531,3 +533,96 @@ def test_random_prefixes_match_the_brute_force(seed, events, advanced, options):
         assert not diff, f"after event {upto - 1}: (world, brute, filter) {diff[:4]} of {len(diff)}"
         truth = tuple(truths[upto - 1][place] for place in log.round.setup.places)
         assert posterior.get(truth, 0) > 0, "the true world is possible"
+
+
+# -- logs without `me` (an analyst recording from outside), on a deck small enough to list ---------
+
+SMALL_DECK = Path(__file__).parent / "data" / "suspicion-small-deck.yaml"
+
+
+def outside_game(seed: int, players: int, events: int, advanced: bool, options: dict) -> tuple:
+    """A random round on the small deck, logged without `me`, with its true worlds."""
+    deck = load_deck(SMALL_DECK).with_options(options)
+    data, truths = random_game(
+        random.Random(seed), players=players, me=None, events=events, advanced=advanced, deck=deck
+    )
+    return {**data, "deck": str(SMALL_DECK), "options": options}, truths
+
+
+def assert_questions_agree(belief, posterior: dict[tuple, Fraction]) -> None:
+    """The pooled filter's own questions (world count, one world's probability, hands, holders)
+    agree with its full list of worlds."""
+    assert belief.worlds == len(posterior)
+    for world, p in list(posterior.items())[:5]:
+        assert belief.probability(world) == p
+    for place in range(belief.pool):
+        marginal: dict[tuple, Fraction] = {}
+        for world, p in posterior.items():
+            marginal[world[place]] = marginal.get(world[place], Fraction(0)) + p
+        assert dict(belief.hands(place)) == marginal
+        for value in {v for hand in marginal for v in hand}:
+            assert belief.holds(place, value) == sum(
+                (p for hand, p in marginal.items() if value in hand), Fraction(0)
+            )
+
+
+OUTSIDE = {
+    "seed": st.integers(0, 2**32 - 1),
+    "players": st.sampled_from([3, 4]),
+    "events": st.integers(2, 7),
+    "advanced": st.booleans(),
+    "options": st.sampled_from(
+        [*OPTIONS, {"card0_one_card": "exchanges"}, {"card6_ten_rank": "ten"}]
+    ),
+}
+
+
+@settings(deadline=None, max_examples=12)
+@given(**OUTSIDE)
+def test_logs_without_me_match_the_brute_force(seed, players, events, advanced, options):
+    """Without `me` every hand is hidden: the filter (whose pool keeps unlooked-at slots
+    unlisted) equals the brute force after every event, and the truth stays possible."""
+    assert_outside_exact(seed, players, events, advanced, options)
+
+
+@pytest.mark.long
+@settings(deadline=None, max_examples=300)
+@given(**OUTSIDE)
+def test_logs_without_me_match_the_brute_force_long(seed, players, events, advanced, options):
+    assert_outside_exact(seed, players, events, advanced, options)
+
+
+def assert_outside_exact(seed, players, events, advanced, options) -> None:
+    data, truths = outside_game(seed, players, events, advanced, options)
+    for upto, posterior in enumerate(Brute(data).posteriors(), 1):
+        log = parse(Document(data), upto)
+        belief = track(log.round.setup)
+        exact = belief.worlds_list()
+        diff = differences(posterior, exact)
+        assert not diff, f"after event {upto - 1}: (world, brute, filter) {diff[:4]} of {len(diff)}"
+        truth = tuple(truths[upto - 1][place] for place in log.round.setup.places)
+        assert posterior.get(truth, 0) > 0, "the true world is possible"
+        if upto == len(data["events"]):
+            assert_questions_agree(belief, posterior)
+
+
+def test_a_wrong_guess_at_an_unseen_hand_is_exact_without_listing_it():
+    """Two wrong guesses and a shown hand elsewhere: the guessed hand stays pooled (its wrong
+    guesses kept aside), and every number still equals the brute force."""
+    data = {
+        "game": "game-of-suspicion",
+        "players": ["Ana", "Ben", "Cleo", "Dan"],
+        "deck": str(SMALL_DECK),
+        "events": [
+            {"deal": {}},
+            {"guess": {"by": "Ana", "target": "Ben", "cards": [0, 1], "correct": False}},
+            {"guess": {"by": "Cleo", "target": "Ben", "cards": [0, 0], "correct": False}},
+            {"play": {"by": "Dan", "card": 4, "shown": {"Ana": 1, "Ben": 0, "Cleo": 1}}},
+        ],
+    }
+    for upto, ruled_out in ((2, 1), (3, 2)):  # Ben (place 1): pooled, hands ruled out
+        belief = track(parse(Document(data), upto).round.setup)
+        assert belief.pooled[1] == 2 and len(belief.unlike[1]) == ruled_out
+    posterior = assert_exact(data)
+    belief = track(parse(Document(data)).round.setup)
+    assert_questions_agree(belief, posterior)

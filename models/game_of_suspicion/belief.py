@@ -32,6 +32,7 @@ from models.game_of_suspicion.steps import (
 from solver.errors import InputError
 from solver.hidden_cards import (
     HiddenCards,
+    _over,
     _times,
     by_value,
     cells,
@@ -107,7 +108,10 @@ class Belief(HiddenCards):
         """The pooled slots of `places` draw their cards from the pool: the places' cards are
         then explicit in every world."""
         for place in places:
-            if place is not None and self.pooled[place]:
+            if place is not None and 0 < self.pooled[place] == sum(self.pooled):
+                self.move_all(self.pool, place)  # the last pooled place holds the whole pool
+                self.pooled[place] = 0
+            elif place is not None and self.pooled[place]:
                 self.draw(self.pool, place, self.pooled[place])
                 self.pooled[place] = 0
             for hand in self.unlike.pop(place, []) if place is not None else []:
@@ -220,6 +224,9 @@ class Belief(HiddenCards):
         self.resolve(hand, slot)
         every = np.arange(len(self.counts))
         taken = np.argmax(self.counts[:, slot, :], axis=1)  # the slot's one card
+        if not step.exchanged:
+            self._keep(np.ones(len(every), dtype=bool), self._kept(hand, taken))
+            return
         pool = self.counts[:, hand, :].astype(np.int64)
         pool[every, taken] += 1  # the hand plus the card taken
         same = np.zeros(pool.shape, dtype=bool)
@@ -228,14 +235,8 @@ class Belief(HiddenCards):
             chance = np.where(same != step.exchanged, self._choice(pool, pool > 0), 0)
         else:
             chance = self._choice(pool, (pool > 0) & (same != step.exchanged))
-        if not step.exchanged:
-            self._keep(np.ones(len(pool), dtype=bool), chance[every, taken])
-            return
-        took_as = np.zeros((V, len(taken)), dtype=bool)
-        took_as[taken, every] = True
-        pairs = by_value(chance)[:, None, :] & took_as[None, :, :]  # [put, took, world]
-        found, rows = kinds_and_rows(pairs.reshape(V * V, -1))
-        put = found // V
+        put, rows = kinds_and_rows(by_value(chance))  # grouped by the card put back
+        found = put * V + taken[rows]
         kinds = np.arange(V * V)
         changes = self._changes(V * V)  # kind = put * V + took
         changes[kinds, hand, kinds // V] -= 1
@@ -243,6 +244,20 @@ class Belief(HiddenCards):
         changes[kinds, slot, kinds % V] -= 1
         changes[kinds, slot, kinds // V] += 1
         self._spawn(rows, found, changes, cells(chance, rows, put))
+
+    def _kept(self, hand: int, taken: np.ndarray) -> np.ndarray:
+        """Integer weights, per world, of a middle look announced "kept" (as `_middlelook`
+        weighs it, one number per world): 1 under `restrict` (the card put back has the value
+        taken whichever card of that value it is); under `bayes` the chance of putting back a
+        card of the value taken among all cards (or values) of the hand plus the card taken."""
+        if self.setup.announce_model != "bayes":
+            return np.ones(len(taken), dtype=np.int64)
+        every = np.arange(len(taken))
+        same = self.counts[every, hand, taken].astype(np.int64)
+        if self.choice_unit == "card":
+            return same + 1  # of the hand's cards plus one, the same number in every world
+        values = np.count_nonzero(self.counts[:, hand, :], axis=1) + (same == 0)
+        return _over(np.ones((len(taken), 1), dtype=np.int64), values)[:, 0]
 
     def _putsmallest(self, step: PutSmallest) -> None:
         place, value = step.place, step.value

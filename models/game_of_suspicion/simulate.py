@@ -477,8 +477,9 @@ def random_play(table: Table, rng: random.Random, actor: str) -> dict:
     others = table.others(actor)
     if card == 0:
         body["between"] = rng.sample(others, 2)
-    elif card == 1:
-        body["named"] = rng.choice(rules.NAMEABLE)
+    elif card == 1:  # a value 2-9 of this deck
+        deck = table.deck.cards(table.advanced)
+        body["named"] = rng.choice([v for v in rules.NAMEABLE if v in deck])
     elif card == 3:
         body["target"] = target = rng.choice(others)
         tries = rng.randint(1, MAX_GUESSES)

@@ -23,10 +23,10 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from pathlib import Path
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
+from pathlib import Path
 
 import yaml
 

@@ -466,12 +466,12 @@ def item_children(t: Tally) -> np.ndarray:
     exact = exact_float(t.counts.worlds)
     for i, pair in enumerate(pair_tables(t, exact)):  # an item at k2
         # rows (structure, j1, j2), contiguous, so that picking rows is a fast gather
-        pair_rows = pair.reshape(size * m * m, columns * m)
+        pair_rows = pair.reshape(size * m * m, m * columns)
         for k1, (key, weight) in enumerate(item_weights):
             picked = pair_rows[key % (size * m * m)] * weight[:, None].astype(exact)
-            got = segment_sums(key // (size * m * m), picked, n).reshape(n, columns, m)
+            got = segment_sums(key // (size * m * m), picked, n).reshape(n, m, columns)
             for i2, ci in enumerate(item_at):
-                result[k1, i, :, ci] = got[:, :, i2]
+                result[k1, i, :, ci] = got[:, i2, :]
     return result
 
 
@@ -486,7 +486,7 @@ def grouped_orders(m: int) -> np.ndarray:
 
 
 def pair_tables(t: Tally, exact: type) -> Iterator[np.ndarray]:
-    """For each item i, [structure, j1, j2, column, i2]: item orders with item i at the j1-th
+    """For each item i, [structure, j1, j2, i2, column]: item orders with item i at the j1-th
     sorted slot and item i2 at the j2-th in which the column holds a culprit.
 
     For each (j1, i) only the (m-1)! orders with item i at j1 are read (`grouped_orders`), and
@@ -502,7 +502,7 @@ def pair_tables(t: Tally, exact: type) -> Iterator[np.ndarray]:
     together = size * columns * m**4 <= PAIR_CELLS
     for first in range(m) if not together else [None]:
         wanted = range(m) if first is None else [first]
-        pairs: np.ndarray = np.zeros((len(wanted), size, m, m, columns, m), dtype=exact)
+        pairs: np.ndarray = np.zeros((len(wanted), size, m, m, m, columns), dtype=exact)
         with one_thread():
             for chunk, block in t.blocks():
                 # (order, structure column): picking orders is then a copy of whole rows
@@ -515,7 +515,7 @@ def pair_tables(t: Tally, exact: type) -> Iterator[np.ndarray]:
                     for w, i in enumerate(wanted):
                         split = onehot[j1, i] @ by_item[i]  # ((j2, i2), (structure, column))
                         pairs[w, chunk, j1] = split.reshape(m, m, structures, columns).transpose(
-                            2, 0, 3, 1
+                            2, 0, 1, 3
                         )
         yield from pairs
 

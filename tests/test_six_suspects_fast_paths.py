@@ -186,6 +186,22 @@ def test_a_table_for_another_deck_is_not_used(tmp_path, monkeypatch):
         opening_table.cache_clear()
 
 
+def test_a_shipped_table_that_does_not_add_up_is_not_used(tmp_path, monkeypatch):
+    # one count changed by hand: the twelve one-card states no longer sum to the empty state
+    data = json.loads(SHIPPED.read_text())
+    data["first"]["swap"][2] += 1
+    edited = tmp_path / "opening.json"
+    edited.write_text(json.dumps(data))
+    monkeypatch.setattr(posterior, "SHIPPED", edited)
+    monkeypatch.setattr(posterior, "build", lambda deck: "built")
+    opening_table.cache_clear()
+    try:
+        assert opening_table(DECK) == "built"
+    finally:
+        opening_table.cache_clear()
+    assert posterior.adds_up(DECK, posterior.from_data(json.loads(SHIPPED.read_text())))
+
+
 @pytest.mark.long
 @settings(max_examples=5)
 @given(decks(), st.integers(0, 11), st.integers(0, 11))

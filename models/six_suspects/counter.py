@@ -133,9 +133,8 @@ def items_for(seen: list[Card], unseen: list[Card]) -> frozenset[str]:
     loose = set()
     if plain_seen >= 1 and "diamond" in kinds:
         loose.add("diamond")
-    if "police" in kinds and (
-        plain_seen >= 2 and "diamond" in loose or diamond_seen and plain_seen
-    ):
+    police_pays = (plain_seen >= 2 and "diamond" in loose) or (diamond_seen and plain_seen >= 1)
+    if "police" in kinds and police_pays:
         loose.add("police")
     return frozenset(loose)
 

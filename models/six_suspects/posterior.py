@@ -7,10 +7,12 @@ a state with one card seen is a turn of "that card at A1". The opening table of 
 counts of the empty state and of the twelve states "card c at A1"; both come from one enumeration
 of the empty state (`counter.joint` gives every one-card child at once), about 3 s.
 
-The table of the bundled deck ships as `opening.json` beside the deck; it is used only if the deck
-it was computed for (stored in the file) is the deck in use; `write_shipped` writes it again
-(a test checks that the file is what the counter computes). Any other deck (`--deck`) has its table computed
-the first time it is needed and kept for the rest of the process.
+The table of the bundled deck ships as `opening.json` beside the deck. It is used only if the
+deck it was computed for (stored in the file) is the deck in use and its counts add up (every
+arrangement has one card at A1, so the twelve one-card states sum to the empty state);
+`write_shipped` writes it again, and a test checks that the file is what the counter computes.
+Any other deck (`--deck`) has its table computed the first time it is needed and kept for the
+rest of the process.
 """
 
 from __future__ import annotations
@@ -69,13 +71,27 @@ def from_data(data: dict) -> OpeningTable:
     return OpeningTable(Counts(worlds, data["empty"]), first)
 
 
+def adds_up(deck: Deck, table: OpeningTable) -> bool:
+    """Every arrangement has exactly one card at A1: the one-card states partition the empty one."""
+    if sorted(table.first) != sorted(c.name for c in deck.cards):
+        return False
+    parts = list(table.first.values())
+    sums = [sum(counts.culprit[c] for counts in parts) for c in range(len(COLUMNS))]
+    return (
+        sum(counts.worlds for counts in parts) == table.empty.worlds and sums == table.empty.culprit
+    )
+
+
 @lru_cache(maxsize=8)
 def opening_table(deck: Deck) -> OpeningTable:
-    """The deck's table: the shipped one if it was computed for this very deck, else built."""
+    """The deck's table: the shipped one if it was computed for this very deck and adds up, else
+    built."""
     if SHIPPED.exists():
         data = json.loads(SHIPPED.read_text(encoding="utf-8"))
         if data.get("deck") == describe(deck):
-            return from_data(data)
+            shipped = from_data(data)
+            if adds_up(deck, shipped):
+                return shipped
     return build(deck)
 
 

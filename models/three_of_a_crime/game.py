@@ -185,7 +185,8 @@ def variation_view(
             continue
         if entry["solving"]:
             lines.insert(0, f"Round {number} (the variation for two): {whose}'s card is {role}")
-        title = f"Round {number}, {whose}'s card: {len(counts)} candidate(s)"
+        yours = " (yours)" if whose == log.me else ""
+        title = f"Round {number}, {whose}'s card{yours}: {len(counts)} candidate(s)"
         tables.append(candidate_table(title, counts, found.worlds))
         if entry["solving"]:
             suspect = suspect_probability(counts, found.worlds)

@@ -230,7 +230,12 @@ class HiddenCards:
             self.keys += delta * self.multiplier[place, value]
 
     def _spawn(
-        self, rows: np.ndarray, kinds: np.ndarray, changes: np.ndarray, factor: np.ndarray
+        self,
+        rows: np.ndarray,
+        kinds: np.ndarray,
+        changes: np.ndarray,
+        factor: np.ndarray,
+        distinct: bool = False,
     ) -> None:
         """Replace the worlds by new ones: candidate i is world `rows[i]` changed by
         `changes[kinds[i]]` (a [place, value] table of card deltas) and weighed by `factor[i]`.
@@ -238,7 +243,9 @@ class HiddenCards:
 
         Candidates must come grouped by kind, each kind's rows in increasing order (worlds are
         kept in key order): a kind adds one constant to the key, so the new keys come in sorted
-        runs that one stable sort merges cheaply. Only the surviving worlds' counts are built."""
+        runs that one stable sort merges cheaply. Only the surviving worlds' counts are built.
+        `distinct`: the caller knows no two candidates are the same world (no sort; the worlds
+        are then not in key order, which only makes a later merge slower)."""
         if len(rows) == 0:  # no world can take this step
             self.counts, self.keys = self.counts[:0], self.keys[:0]
             self.weights = np.zeros(0, dtype=np.int64)
@@ -250,12 +257,20 @@ class HiddenCards:
         else:
             shift = np.einsum("kpv,pv->k", changes.astype(np.int64), self.multiplier)
             keys = self.keys[rows] + shift[kinds]
-        order = np.argsort(keys, kind="stable")
-        keys = keys[order]
-        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-        first = order[starts]
-        self.weights = np.add.reduceat(_safe(weights[order], len(order)), starts)
-        self.keys = keys[starts]
+        if distinct:  # no two candidates can be the same world: nothing to merge
+            first = np.arange(len(rows))
+            self.weights, self.keys = weights, keys
+        else:
+            order = np.argsort(keys, kind="stable")
+            keys = keys[order]
+            starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+            first = order[starts]
+            weights = _safe(weights[order], len(order))
+            del order
+            self.weights = np.add.reduceat(weights, starts)
+            del weights
+            self.keys = keys[starts]
+            del keys
         if self.multiplier is None:
             self.counts = counts[first]
         else:  # only the places a change touches are added to
@@ -400,7 +415,8 @@ class HiddenCards:
         changes = self._changes(len(seen))
         changes[:, source, :] -= splits[seen]
         changes[:, target, :] += splits[seen]
-        self._spawn(rows, kind_of.reshape(-1)[pair], changes, ways[pair])
+        distinct = not self.counts[:, target, :].any()  # each split makes its own world
+        self._spawn(rows, kind_of.reshape(-1)[pair], changes, ways[pair], distinct)
 
     def refine(self, cls: int, hidden: int, copies: int) -> int:
         """Split class `cls`: `hidden` of its hidden cards (of `copies` in the whole game) form a

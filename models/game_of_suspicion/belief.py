@@ -33,9 +33,7 @@ from solver.errors import InputError
 from solver.hidden_cards import (
     HiddenCards,
     _over,
-    _times,
     by_value,
-    cells,
     deal_worlds,
     key_multipliers,
     kinds_and_rows,
@@ -128,6 +126,8 @@ class Belief(HiddenCards):
         """Pooled `place` does not hold `hand` (counts per value)."""
         if hand not in self.unlike.setdefault(place, []):
             self.unlike[place].append(hand)
+            if len(self.weights):  # worlds whose pool cannot avoid every ruled-out hand go
+                self._keep(self.deal_ways() != 0)
 
     def deal_ways(self) -> np.ndarray:
         """Per world, the physical ways to deal its pool into the pooled slots, no pooled place
@@ -144,8 +144,8 @@ class Belief(HiddenCards):
         other = self.copy()
         other.resolve(*places)
         if other.unlike:
-            other.weights = _times(other.weights, other.deal_ways())
-            other._reduce()
+            ways = other.deal_ways()
+            other._keep(ways != 0, ways)
             other.unlike = {}
         return other
 
@@ -227,15 +227,7 @@ class Belief(HiddenCards):
         if not step.exchanged:
             self._keep(np.ones(len(every), dtype=bool), self._kept(hand, taken))
             return
-        pool = self.counts[:, hand, :].astype(np.int64)
-        pool[every, taken] += 1  # the hand plus the card taken
-        same = np.zeros(pool.shape, dtype=bool)
-        same[every, taken] = True
-        if self.setup.announce_model == "bayes":
-            chance = np.where(same != step.exchanged, self._choice(pool, pool > 0), 0)
-        else:
-            chance = self._choice(pool, (pool > 0) & (same != step.exchanged))
-        put, rows = kinds_and_rows(by_value(chance))  # grouped by the card put back
+        put, rows, chance = self._exchanged(hand, taken)
         found = put * V + taken[rows]
         kinds = np.arange(V * V)
         changes = self._changes(V * V)  # kind = put * V + took
@@ -243,7 +235,34 @@ class Belief(HiddenCards):
         changes[kinds, hand, kinds % V] += 1
         changes[kinds, slot, kinds % V] -= 1
         changes[kinds, slot, kinds // V] += 1
-        self._spawn(rows, found, changes, cells(chance, rows, put))
+        self._spawn(rows, found, changes, chance)
+
+    def _exchanged(self, hand: int, taken: np.ndarray):
+        """The cards a look announced "exchanged" may put back: per (world, value put back),
+        its integer weight (the chance under the model, all worlds scaled by one constant).
+        Cards of another value than the one taken: under `restrict` uniform among them, under
+        `bayes` uniform among all the hand's cards plus the one taken (or over values with
+        `choice_unit: value`). Kept lean: a look can meet millions of worlds."""
+        every = np.arange(len(taken))
+        held = self.counts[:, hand, :]
+        others = held > 0
+        others[every, taken] = False
+        put, rows = kinds_and_rows(by_value(others))  # grouped by the card put back
+        if self.choice_unit == "card":
+            numerator = held.reshape(-1)[rows * V + put].astype(np.int64)
+            if self.setup.announce_model == "bayes":
+                return put, rows, numerator  # over the hand's cards plus one: the same in all
+            denominator = self.explicit(hand) - held[every, taken].astype(np.int64)
+        else:
+            numerator = np.ones(len(rows), dtype=np.int64)
+            denominator = np.count_nonzero(others, axis=1)
+            if self.setup.announce_model == "bayes":
+                denominator = denominator + 1  # the value taken is one of the choices too
+        present = np.unique(denominator[denominator > 0])
+        common = math.lcm(*(int(d) for d in present)) if len(present) else 1
+        scale = np.zeros(len(denominator), dtype=np.int64)
+        scale[denominator > 0] = common // denominator[denominator > 0]
+        return put, rows, numerator * scale[rows]
 
     def _kept(self, hand: int, taken: np.ndarray) -> np.ndarray:
         """Integer weights, per world, of a middle look announced "kept" (as `_middlelook`

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -67,7 +68,8 @@ class Brute:
         self.players = [str(p) for p in data["players"]]
         self.me = str(data["me"]) if data.get("me") is not None else None
         self.advanced = bool(data.get("advanced", False))
-        deck = {"cards": {0: 5, 1: 5, **dict.fromkeys(range(2, 10), 1)}, "special": TEN}
+        deck: dict[str, Any] = {"cards": {0: 5, 1: 5, **dict.fromkeys(range(2, 10), 1)}}
+        deck["special"] = TEN
         if data.get("deck") is not None:
             deck = yaml.safe_load(Path(data["deck"]).read_text())
         self.hand_size = int(deck.get("hand_size", 4))

@@ -492,6 +492,12 @@ UNEXPECTED_TYPES = {
         "false",
         ["event 5", "line ", "'correct': true or false", "got 'false'"],
     ),
+    "not-a-number for a round number": (
+        "suspeicao/round-3p.yaml",
+        ("events", 0, "deal", "round"),
+        float("nan"),
+        ["event 1", "line ", "'round': a whole number", "got nan"],
+    ),
 }
 
 

@@ -26,7 +26,7 @@ from models.suspeicao.steps import (
     Swap,
 )
 from solver.errors import Contradiction, InputError
-from solver.logfile import Document, read_events
+from solver.logfile import Document, as_whole, read_events
 from solver.names import NameSet
 
 GAME = "suspeicao"
@@ -404,7 +404,11 @@ class _Reader:
                 f"the deck has {len(self.used)} cards: too few to deal {len(log.players)} hands"
             )
         setup = Setup(opponents, deck.hand_size, pile, hidden, numbers)
-        number = body.get("round", len(log.rounds) + 1)
+        number = as_whole(
+            body.get("round", len(log.rounds) + 1),
+            "a deal's 'round': a whole number, 1 for the game's first round",
+            low=1,
+        )
         log.rounds.append(
             Round(
                 number,

@@ -415,8 +415,14 @@ class HiddenCards:
         changes = self._changes(len(seen))
         changes[:, source, :] -= splits[seen]
         changes[:, target, :] += splits[seen]
+        kinds = kind_of.reshape(-1)[pair]
         distinct = not self.counts[:, target, :].any()  # each split makes its own world
-        self._spawn(rows, kind_of.reshape(-1)[pair], changes, ways[pair], distinct)
+        if not distinct:  # group by kind, worlds in order: the merge sorts a few sorted runs
+            order = np.argsort(
+                kinds.astype(np.int16 if len(seen) < 2**15 else np.int64), kind="stable"
+            )
+            rows, kinds, pair = rows[order], kinds[order], pair[order]
+        self._spawn(rows, kinds, changes, ways[pair], distinct)
 
     def refine(self, cls: int, hidden: int, copies: int) -> int:
         """Split class `cls`: `hidden` of its hidden cards (of `copies` in the whole game) form a

@@ -35,17 +35,26 @@ from solver.hidden_cards import (
     _over,
     by_value,
     deal_worlds,
+    draws,
     key_multipliers,
     kinds_and_rows,
 )
 
 V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
-MAX_WORLDS = 8_000_000  # more hidden worlds than this in memory at once: refused (about 1 GB)
+MAX_WORLDS = 5_000_000  # more hidden worlds than this at once: refused (peak memory ~1.4 GB)
+MAX_CANDIDATES = 16_000_000  # a step that would weigh more candidate worlds: refused first
 
 
 class TooBig(InputError):
     """Tracking the log exactly would hold more hidden worlds in memory than MAX_WORLDS."""
+
+    def __init__(self, event: int | None = None):
+        where = f"event {event}: " if event is not None else ""
+        super().__init__(
+            f"{where}the hidden world is too large to track exactly (more than {MAX_WORLDS:,} "
+            "possible worlds at once); a log with a 'me' tracks far fewer"
+        )
 
 
 class Belief(HiddenCards):
@@ -90,11 +99,26 @@ class Belief(HiddenCards):
 
     def apply(self, step: Step) -> None:
         self._settled = {}
-        getattr(self, f"_{type(step).__name__.lower()}")(step)
+        try:
+            getattr(self, f"_{type(step).__name__.lower()}")(step)
+        except TooBig:
+            raise TooBig(step.event) from None
         if len(self.weights) > MAX_WORLDS:
-            raise TooBig(
-                f"event {step.event}: more than {MAX_WORLDS:,} hidden worlds to track exactly"
-            )
+            raise TooBig(step.event)
+
+    def _spawn(self, rows, kinds, changes, factor, distinct=False) -> None:
+        if len(rows) > MAX_CANDIDATES:  # refused before the candidates' keys are built
+            raise TooBig()
+        super()._spawn(rows, kinds, changes, factor, distinct)
+
+    def draw(self, source: int, target: int, cards: int) -> None:
+        n = self.counts[:, source, :]
+        radix = np.cumprod([1] + [c + 1 for c in self.copies[:-1]]).astype(np.int64)
+        _, first, repeats = np.unique(n.astype(np.int64) @ radix, True, False, True)
+        owner, _, _ = draws(n[first], cards)
+        if int(np.bincount(owner, minlength=len(first)) @ repeats) > MAX_CANDIDATES:
+            raise TooBig()
+        super().draw(source, target, cards)
 
     # -- the pool ----------------------------------------------------------------------------------
 

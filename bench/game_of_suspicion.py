@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.timing import fmt
-from models.game_of_suspicion.belief import Belief
+from models.game_of_suspicion.belief import Belief, TooBig
 from models.game_of_suspicion.knowledge import HandKnowledge
 from models.game_of_suspicion.log import parse
 from models.game_of_suspicion.simulate import random_game
@@ -124,19 +124,25 @@ def outside_rows() -> tuple[list[list[str]], str]:
     beside the baseline of the 3-player outside rounds with every world listed at the deal
     (4-player ones cannot be listed: 16,305,240 deals). Also the most worlds held at once and
     the bench process's peak memory so far."""
-    rows = []
+    rows, refused = [], 0
     for players, count in ((4, OUTSIDE_ROUNDS), (3, ROUNDS)):
         rng = random.Random(100 + players)
         docs = [random_game(rng, players=players, me=None, events=EVENTS)[0] for _ in range(count)]
         for listed in (False, True) if players == 3 else (False,):
             events, wholes, deals = [], [], []
             for doc in docs:
-                times, whole, _ = per_event(doc, listed)
+                try:
+                    times, whole, _ = per_event(doc, listed)
+                except TooBig:  # more worlds than the filter holds at once: refused
+                    refused += 1
+                    continue
                 deals.append(times[0])
                 events.extend(times[1:])
                 wholes.append(whole)
             events.sort()
             label = f"{players} players, no me" + (", every world listed" if listed else "")
+            if players == 4:
+                label += f" ({len(wholes)} of {count} rounds tracked)"
             rows.append(
                 [
                     label,
@@ -149,7 +155,7 @@ def outside_rows() -> tuple[list[list[str]], str]:
                 ]
             )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return rows, f"peak memory of the bench process so far: {peak:,.0f} MB"
+    return rows, f"peak memory of the bench process so far: {peak:,.0f} MB; {refused} refused"
 
 
 def baseline_rows() -> list[list[str]]:

@@ -42,8 +42,8 @@ from solver.hidden_cards import (
 
 V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
-MAX_WORLDS = 5_000_000  # more hidden worlds than this at once: refused (peak memory ~1.4 GB)
-MAX_CANDIDATES = 16_000_000  # a step that would weigh more candidate worlds: refused first
+MAX_WORLDS = 4_000_000  # more hidden worlds than this at once: refused (memory)
+MAX_CANDIDATES = 10_000_000  # a step that would weigh more candidate worlds: refused first
 
 
 class TooBig(InputError):
@@ -116,7 +116,8 @@ class Belief(HiddenCards):
         radix = np.cumprod([1] + [c + 1 for c in self.copies[:-1]]).astype(np.int64)
         _, first, repeats = np.unique(n.astype(np.int64) @ radix, True, False, True)
         owner, _, _ = draws(n[first], cards)
-        if int(np.bincount(owner, minlength=len(first)) @ repeats) > MAX_CANDIDATES:
+        limit = MAX_CANDIDATES if self.counts[:, target, :].any() else MAX_WORLDS
+        if int(np.bincount(owner, minlength=len(first)) @ repeats) > limit:
             raise TooBig()
         super().draw(source, target, cards)
 
@@ -241,6 +242,9 @@ class Belief(HiddenCards):
             self.draw(self.pool, known, 1)
             return
         self.resolve(first, second)
+        choices = [np.count_nonzero(self.counts[:, p, :], axis=1) for p in (first, second)]
+        if int(choices[0].astype(np.int64) @ choices[1]) > MAX_CANDIDATES:
+            raise TooBig()  # refused before the pairs of cards given are listed
         self.swap(first, second)
 
     def _middlelook(self, step: MiddleLook) -> None:
@@ -337,7 +341,7 @@ class Belief(HiddenCards):
             return
         self.resolve(step.place)
         wanted = np.bincount(step.numbers, minlength=V)[: rules.TEN]
-        hand = self.counts[:, step.place, :].astype(np.int64)
+        hand = self.counts[:, step.place, :]
         numbers = hand[:, : rules.TEN].copy()
         numbers[:, 0] += hand[:, rules.TEN]
         numbers[:, 1] += hand[:, rules.TEN]

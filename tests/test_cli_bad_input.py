@@ -510,3 +510,30 @@ def test_value_of_an_unexpected_type(tmp_path, case):
     command = "check" if place[0] == "puzzle" else "solve"
     assert_one_line_error(invoke(command, path), 2, *fragments)
     assert_json_error(invoke(command, path, "--json"), 2)
+
+
+# (game, text in the bundled deck, its replacement, fragment): each raised OverflowError, or
+# (copies: 1.5) was silently read as 1
+DECK_VALUES = {
+    "a card value of 10**30": (
+        "six-suspects",
+        'value: 5}',
+        f"value: {10**30}}}",
+        "values lie between -1000 and 1000",
+    ),
+    "infinitely many copies": ("game-of-suspicion", "  0: 5", "  0: .inf", "got inf"),
+    "one and a half copies": ("game-of-suspicion", "  0: 5", "  0: 1.5", "got 1.5"),
+}
+
+
+@pytest.mark.parametrize("case", list(DECK_VALUES))
+def test_deck_value_out_of_range(tmp_path, case):
+    game, old, new, fragment = DECK_VALUES[case]
+    folder = game.replace("-", "_")
+    text = (ROOT / "models" / folder / "deck.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    deck = write(tmp_path, text.replace(old, new), "deck.yaml")
+    log = ROOT / DECKS[game]
+    for command in ("solve", "check"):
+        assert_one_line_error(invoke(command, log, "--deck", deck), 2, f"deck {deck}", fragment)
+        assert_json_error(invoke(command, log, "--deck", deck, "--json"), 2)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from solver.errors import InputError
-from solver.logfile import read_deck_file
+from solver.logfile import as_whole, read_deck_file
 from solver.names import NameSet
 
 TEN = 10
@@ -122,12 +122,11 @@ def load_deck(path: str | Path | None = None) -> Deck:
     data = read_deck_file(source)
     if not isinstance(data, dict) or not isinstance(data.get("cards"), dict):
         raise InputError(f"deck {source}: expected 'cards: {{value: copies, ...}}'")
-    try:
-        copies = {int(v): int(n) for v, n in data["cards"].items()}
-        special = int(data["special"]) if data.get("special") is not None else None
-        hand_size, middle = int(data.get("hand_size", 4)), int(data.get("middle", 2))
-    except (TypeError, ValueError):
-        raise InputError(f"deck {source}: values, copies and sizes must be integers") from None
+    whole = f"whole numbers for the values, copies and sizes of deck {source}"
+    copies = {as_whole(v, whole): as_whole(n, whole, 0, 99) for v, n in data["cards"].items()}
+    special = as_whole(data["special"], whole) if data.get("special") is not None else None
+    hand_size = as_whole(data.get("hand_size", 4), whole, 1, 99)
+    middle = as_whole(data.get("middle", 2), whole)
     if any(v not in VALUES or n < 0 for v, n in copies.items()):
         raise InputError(f"deck {source}: card values are 0-10 with copies >= 0")
     if special is not None:

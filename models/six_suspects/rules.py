@@ -27,6 +27,7 @@ SLOT_NAMES = NameSet("slot", SLOTS)
 SPECIAL_KINDS = ("swap", "torch-left", "torch-right", "mirror", "diamond", "police")
 KINDS = ("plain", *SPECIAL_KINDS)
 DEFAULT_DECK = Path(__file__).with_name("deck.yaml")
+MAX_VALUE = 1000  # a deck's card values and Diamond total lie within ±MAX_VALUE
 
 
 def slot_index(column: int, row: int) -> int:
@@ -88,6 +89,8 @@ def doubled(value: object, where: str) -> int:
         raise InputError(f"{where}: value {value!r} is not a number") from None
     if twice.denominator != 1:
         raise InputError(f"{where}: values must be multiples of ½, got {value!r}")
+    if abs(twice) > 2 * MAX_VALUE:  # the counter sums values in fixed-width integers
+        raise InputError(f"{where}: values lie between -{MAX_VALUE} and {MAX_VALUE}, got {value!r}")
     return int(twice)
 
 

@@ -608,6 +608,27 @@ def assert_outside_exact(seed, players, events, advanced, options) -> None:
             assert_questions_agree(belief, posterior)
 
 
+def test_a_card_held_by_nobody_is_exact_without_listing_the_hands():
+    """Card 1 names a card nobody else holds: each other hand stays pooled (the card it lacks
+    kept aside), through a wrong guess, a hidden exchange and a look, equal to the brute force."""
+    data = {
+        "game": "game-of-suspicion",
+        "players": ["Ana", "Ben", "Cleo", "Dan"],
+        "deck": str(SMALL_DECK),
+        "events": [
+            {"deal": {}},
+            {"play": {"by": "Ben", "card": 1, "named": 8, "holder": "none"}},
+            {"guess": {"by": "Cleo", "target": "Dan", "cards": [0, 6], "correct": False}},
+            {"play": {"by": "Dan", "card": 0, "between": ["Ana", "Cleo"]}},
+            {"look": {"by": "Cleo", "slot": "left", "exchanged": True}},
+        ],
+    }
+    belief = track(parse(Document(data), 3).round.setup)
+    assert belief.pooled == [2, 0, 2, 2, 1] and len(belief.unlike[3]) == 2  # Dan: 8 and 0 6
+    posterior = assert_exact(data)
+    assert_questions_agree(track(parse(Document(data)).round.setup), posterior)
+
+
 def test_a_wrong_guess_at_an_unseen_hand_is_exact_without_listing_it():
     """Two wrong guesses and a shown hand elsewhere: the guessed hand stays pooled (its wrong
     guesses kept aside), and every number still equals the brute force."""

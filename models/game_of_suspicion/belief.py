@@ -137,8 +137,8 @@ class Belief(HiddenCards):
             elif place is not None and self.pooled[place]:
                 self.draw(self.pool, place, self.pooled[place])
                 self.pooled[place] = 0
-            for hand in self.unlike.pop(place, []) if place is not None else []:
-                self._keep(np.any(self.counts[:, place, :] != hand, axis=1))
+            for cards in self.unlike.pop(place, []) if place is not None else []:
+                self._keep(np.any(self.counts[:, place, :] < cards, axis=1))
 
     def free(self, *places: int | None) -> bool:
         """Whether every place given is wholly pooled, with no hand ruled out."""
@@ -148,7 +148,8 @@ class Belief(HiddenCards):
         )
 
     def rule_out(self, place: int, hand: tuple[int, ...]) -> None:
-        """Pooled `place` does not hold `hand` (counts per value)."""
+        """Pooled `place` does not hold all of `hand` (counts per value): a whole hand, or one
+        card the pool holds at most once."""
         if hand not in self.unlike.setdefault(place, []):
             self.unlike[place].append(hand)
             if len(self.weights):  # worlds whose pool cannot avoid every ruled-out hand go
@@ -318,6 +319,11 @@ class Belief(HiddenCards):
         self._shift(place, value, -1)
 
     def _count(self, step: Count) -> None:
+        place, (value, *others) = step.place, sorted(step.values)
+        lacks = not others and step.low == step.high == 0 and not step.negated
+        if lacks and (self.free(place) or place in self.unlike) and self._single(value):
+            self.rule_out(place, tuple(int(v == value) for v in range(V)))  # e.g. card 1's
+            return  # "held by nobody": kept aside like a wrong guess
         self.resolve(step.place)
         self.count(step.place, step.values, step.low, step.high, step.negated)
 
@@ -430,32 +436,47 @@ def guessed_hand(numbers: tuple[int, ...], size: int) -> tuple[int, ...] | None:
 Unlike = tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]  # (place, hands it is not), ...
 
 
-def picks(pool: tuple[int, ...], unlike: Unlike):
-    """Inclusion-exclusion over the hands ruled out: for each choice of at most one such hand
-    per place, (sign, the places chosen, the pool less their hands) when the pool holds them."""
-    options = [[None, *((place, hand) for hand in hands)] for place, hands in unlike]
-    for choice in itertools.product(*options):
-        chosen = [c for c in choice if c is not None]
+def picks(pool: tuple[int, ...], sizes: tuple[int, ...], unlike: Unlike):
+    """Inclusion-exclusion over the events ruled out ("this pooled place holds these cards":
+    a whole hand, or one card that exists once): for each set of them, (sign, per place the
+    cards it must then hold, the pool less those) when the pool and the places allow it. Two
+    events on one place hold together when it holds the most of each value either asks for."""
+    per_place = []
+    for place, events in unlike:
+        combos = []
+        for r in range(len(events) + 1):
+            for chosen in itertools.combinations(events, r):
+                need = tuple(map(max, zip(*chosen, strict=True))) if chosen else (0,) * len(pool)
+                if sum(need) <= sizes[place]:
+                    combos.append(((-1) ** r, place, need))
+        per_place.append(combos)
+    for choice in itertools.product(*per_place):
+        needs = [(place, need) for _, place, need in choice if sum(need)]
         rest = list(pool)
-        for _, hand in chosen:
-            rest = [r - h for r, h in zip(rest, hand, strict=True)]
+        for _, need in needs:
+            rest = [r - n for r, n in zip(rest, need, strict=True)]
         if min(rest) >= 0:
-            yield (-1) ** len(chosen), chosen, rest
+            yield math.prod(sign for sign, _, _ in choice), needs, rest
+
+
+def free_slots(sizes: tuple[int, ...], needs) -> list[int]:
+    """The pooled slots left free per pooled place once the needed cards are placed."""
+    placed = {place: sum(need) for place, need in needs}
+    return [k - placed.get(place, 0) for place, k in enumerate(sizes) if k]
 
 
 @functools.lru_cache(maxsize=200_000)
 def deal_ways(pool: tuple[int, ...], sizes: tuple[int, ...], unlike: Unlike) -> int:
     """Physical ways to deal the pool's cards (each copy a different card) into pooled slots
-    of `sizes` (per place; 0 for places not pooled) with no place holding a hand it is not."""
+    of `sizes` (per place; 0 for places not pooled) with no event ruled out happening."""
     total = 0
-    for sign, chosen, rest in picks(pool, unlike):
+    for sign, needs, rest in picks(pool, sizes, unlike):
         ways = math.prod(
             math.factorial(n) // math.factorial(r) for n, r in zip(pool, rest, strict=True)
         )
-        for _, hand in chosen:
-            ways //= math.prod(math.factorial(h) for h in hand)
-        taken = {place for place, _ in chosen}
-        free = [k for place, k in enumerate(sizes) if k and place not in taken]
+        for _, need in needs:
+            ways //= math.prod(math.factorial(n) for n in need)
+        free = free_slots(sizes, needs)
         ways *= math.factorial(sum(rest)) // math.prod(math.factorial(k) for k in free)
         total += sign * ways
     return total
@@ -466,9 +487,8 @@ def value_deals(pool: tuple[int, ...], sizes: tuple[int, ...], unlike: Unlike) -
     """Distinct ways (by value) to deal the pool into pooled slots of `sizes`, no place
     holding a hand it is not."""
     total = 0
-    for sign, chosen, rest in picks(pool, unlike):
-        taken = {place for place, _ in chosen}
-        free = tuple(k for place, k in enumerate(sizes) if k and place not in taken)
+    for sign, needs, rest in picks(pool, sizes, unlike):
+        free = tuple(k for k in free_slots(sizes, needs) if k)
         total += sign * deal_worlds(free, rest)
     return total
 

@@ -39,16 +39,19 @@ class Session:
         if Path(target).is_file():
             doc = load(target)
             name = doc.data.get("game")
-            if name not in GAMES:
+            if not isinstance(name, str) or name not in GAMES:
                 raise InputError(f"{target} is not a log of a known game (game: {name!r})")
             doc.data.setdefault("events", [])
+            for key in ("events", "rejected"):  # the session appends to both
+                if not isinstance(doc.data.get(key, []), list):
+                    raise InputError(f"{target}: '{key}' must be a list")
             return cls(GAMES[name], doc.data, Path(target))
         game = GAMES[NameSet("game", GAMES).resolve(target)]
         path = log or Path(f"sleuth-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.yaml")
         if path.exists():
             raise InputError(f"{path} exists: resume it with 'sleuth play {path}'")
         session = cls(game, {"game": game.name, "events": []}, path)
-        session.save()
+        save_atomically(path, session.data)  # a log that cannot be written stops here
         return session
 
     @property
@@ -56,7 +59,12 @@ class Session:
         return self.data["events"]
 
     def save(self) -> None:
-        save_atomically(self.path, self.data)
+        """Rewrite the log file; if it cannot be written, say so and go on (nothing is lost
+        from the session, and `save PATH` can put it elsewhere)."""
+        try:
+            save_atomically(self.path, self.data)
+        except InputError as error:
+            show_error(error)
 
     def document(self) -> Document:
         return Document(self.data, str(self.path))

@@ -311,9 +311,15 @@ def dump(data: dict[str, Any]) -> str:
 def save_atomically(path: str | Path, data: dict[str, Any]) -> None:
     """Write `data` to `path` so that a crash leaves either the old or the new file, never half."""
     path = Path(path)
-    fd, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=".sleuth-", suffix=".yaml")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(dump(data))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    temporary = None
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sleuth-", suffix=".yaml")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(dump(data))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:  # no such folder, no permission, a full disk: the old file stays
+        if temporary is not None and os.path.exists(temporary):
+            os.unlink(temporary)
+        raise InputError(f"cannot save {path}: {error.strerror}") from None

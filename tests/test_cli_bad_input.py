@@ -537,3 +537,28 @@ def test_deck_value_out_of_range(tmp_path, case):
     for command in ("solve", "check"):
         assert_one_line_error(invoke(command, log, "--deck", deck), 2, f"deck {deck}", fragment)
         assert_json_error(invoke(command, log, "--deck", deck, "--json"), 2)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("game: [three-of-a-crime]\nevents: []\n", "not a log of a known game"),  # TypeError
+        ("game: three-of-a-crime\nevents: 5\n", "'events' must be a list"),  # TypeError
+        ("game: three-of-a-crime\nevents: []\nrejected: {a: 1}\n", "'rejected' must be a list"),
+    ],
+)
+def test_play_resumes_only_a_readable_log(tmp_path, text, fragment):
+    assert_one_line_error(invoke("play", write(tmp_path, text)), 2, fragment)
+
+
+def test_play_goes_on_when_a_save_fails(tmp_path):
+    """`save` to a folder that does not exist raised FileNotFoundError and ended the session."""
+    path = write(tmp_path, "game: three-of-a-crime\nplayers: [Ana, Ben, Cleo]\nevents: []\n")
+    typed = f"save {tmp_path}/no/such/folder.yaml\ncard HB JC KC 1\nquit\n"
+    result = runner.invoke(app, ["play", str(path)], input=typed)
+    assert result.exit_code == 0, result.output
+    assert "cannot save" in result.stderr and "no/such/folder.yaml" in result.stderr
+    assert "event 1 saved" in result.stdout
+    assert "card:" in path.read_text(encoding="utf-8")
+    unwritable = tmp_path / "no" / "log.yaml"
+    assert_one_line_error(invoke("play", "six-suspects", "--log", unwritable), 2, "cannot save")

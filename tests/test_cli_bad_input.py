@@ -517,7 +517,7 @@ def test_value_of_an_unexpected_type(tmp_path, case):
 DECK_VALUES = {
     "a card value of 10**30": (
         "six-suspects",
-        'value: 5}',
+        "value: 5}",
         f"value: {10**30}}}",
         "values lie between -1000 and 1000",
     ),

@@ -540,7 +540,7 @@ COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype
 
 
 def draws(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every way to pick `total` cards from heaps of `n[world, heap]` cards (at most 63 each):
+    """Every way to pick `total` cards from heaps of `n[world, heap]` cards:
     the world of each (world, split) pair, the split [pair, heap] (int8) and its number of
     physical draws prod C(n, r). Heaps are split one after the other, keeping only partial
     splits the later heaps can complete."""
@@ -558,7 +558,11 @@ def draws(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
         width = np.maximum(high - low + 1, 0)
         parent = np.repeat(np.arange(len(rows)), width)
         picked = low[parent] + np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
-        ways = _times(ways[parent], np.take(COMB, n[rows[parent], heap] * 64 + picked))
+        heap_size = n[rows[parent], heap]
+        if len(heap_size) and max(int(heap_size.max()), int(picked.max())) >= 64:
+            ways = _times(ways[parent], np.frompyfunc(math.comb, 2, 1)(heap_size, picked))
+        else:
+            ways = _times(ways[parent], np.take(COMB, heap_size * 64 + picked))
         rows, left = rows[parent], left[parent] - picked
         steps.append((parent, picked))
     split = np.zeros((len(rows), heaps), dtype=np.int8)

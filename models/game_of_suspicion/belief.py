@@ -35,7 +35,6 @@ from solver.hidden_cards import (
     _over,
     by_value,
     deal_worlds,
-    draws,
     key_multipliers,
     kinds_and_rows,
 )
@@ -115,10 +114,9 @@ class Belief(HiddenCards):
         n = self.counts[:, source, :]
         radix = np.cumprod([1] + [c + 1 for c in self.copies[:-1]]).astype(np.int64)
         _, first, repeats = np.unique(n.astype(np.int64) @ radix, True, False, True)
-        owner, _, _ = draws(n[first], cards)
         limit = MAX_CANDIDATES if self.counts[:, target, :].any() else MAX_WORLDS
-        if int(np.bincount(owner, minlength=len(first)) @ repeats) > limit:
-            raise TooBig()
+        if int(split_counts(n[first], cards) @ repeats.astype(object)) > limit:
+            raise TooBig()  # counted before any split is listed
         super().draw(source, target, cards)
 
     # -- the pool ----------------------------------------------------------------------------------
@@ -420,6 +418,19 @@ class Belief(HiddenCards):
         for world, p in HiddenCards.worlds_list(self.resolved()).items():
             found[world[: self.pool]] = found.get(world[: self.pool], Fraction(0)) + p
         return found
+
+
+def split_counts(n: np.ndarray, total: int) -> np.ndarray:
+    """For each row of heap sizes `n[row, heap]`, how many ways (by count per heap) to pick
+    `total` cards: a convolution over the heaps, without listing the ways (Python integers)."""
+    ways = np.zeros((len(n), total + 1), dtype=object)
+    ways[:, 0] = 1
+    for heap in range(n.shape[1]):
+        before, ways = ways, np.zeros_like(ways)
+        for taken in range(min(int(n[:, heap].max(initial=0)), total) + 1):
+            fits = (n[:, heap] >= taken)[:, None]
+            ways[:, taken:] += np.where(fits, before[:, : total + 1 - taken], 0)
+    return ways[:, total]
 
 
 def guessed_hand(numbers: tuple[int, ...], size: int) -> tuple[int, ...] | None:

@@ -240,3 +240,75 @@ def test_the_session_takes_short_forms_undo_and_saves(tmp_path):
     assert saved["events"][2] == {"play": {"by": "Ben", "card": 8, "target": "Cleo", "revealed": 3}}
     assert saved["events"][3]["play"]["returned"] == 15
     assert len(saved["events"]) == 4
+
+
+# -- edge values of the probability model (issue 10) ----------------------------------------------
+
+
+def test_a_card_shown_to_a_force_with_bluff_rate_one_is_a_contradiction(tmp_path):
+    """With bluff_rate 1 a player holding a qualifying card always claims none, so a FORCE
+    answered with a card has probability 0: the log is refused, naming that event."""
+    log = game(
+        {"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5]}},
+        {"play": {"by": "Ben", "card": 8, "target": "Cleo", "revealed": 3}},
+        options={"bluff_rate": 1},
+    )
+    line = error_line(tmp_path, log, 1)
+    assert "event 3" in line and "bluff_rate is 1" in line
+    data = solve(tmp_path, log, exit_code=1)
+    assert data["conflicting_events"] == [3]
+
+
+def test_the_filter_alone_refuses_what_bluff_rate_one_forbids():
+    """The same answer, as a primitive step, leaves the exact filter with no world, and CP-SAT
+    names the same event: the two engines agree without the reader's check."""
+    from models.suspeicao.belief import Belief, Impossible
+    from models.suspeicao.knowledge import conflict
+    from models.suspeicao.steps import Force, Setup
+
+    deck = DECK.with_options({"bluff_rate": 1})
+    hidden = [c.name for c in USED if c.name not in ("2", "15", "40", "X1")]
+    setup = Setup(["Ben", "Cleo"], 4, len(hidden) - 8, hidden, ["7", "21", "33", "41"])
+    step = Force(4, "Cleo", "1-17", "3")
+    with pytest.raises(Impossible) as caught:
+        Belief(setup, deck).apply(step)
+    assert caught.value.event == 4
+    assert conflict(setup, [step], deck) == [4]
+
+
+def test_a_card_shown_by_protect_while_a_safe_one_is_known_to_be_there(tmp_path):
+    """force_reveal: protect makes an incriminating card shown from a hand that also holds a
+    safe qualifying card impossible: the safe card I gave (event 2), the card Ben played instead
+    of it (event 3) and the FORCE that showed evidence anyway (event 4) are named together."""
+    log = {
+        "game": "suspeicao",
+        "players": ["Ana", "Ben", "Cleo"],
+        "me": "Ana",
+        "options": {"force_reveal": "protect"},
+        "events": [
+            {"deal": {"incriminating": [7, 21, 33, 41], "hand": [11, 15, 40, "X1"]}},
+            {"play": {"card": 11, "target": "Ben", "took": 30, "gave": 15, "drew": [5]}},
+            {"play": {"by": "Ben", "card": 6}},  # BUY: Ben still holds the 15 (odd, safe)
+            {"play": {"by": "Cleo", "card": 1, "target": "Ben", "revealed": 21}},  # FORCE odd
+        ],
+    }
+    data = solve(tmp_path, log, exit_code=1)
+    assert data["conflicting_events"] == [2, 3, 4]
+    uniform = {**log, "options": {"force_reveal": "uniform"}}
+    assert solve(tmp_path, uniform)["incriminating"]["21"] == {"front (Ben)": 1.0}
+
+
+def test_a_card_played_unnoticed_is_reported_in_the_discard(tmp_path):
+    """An incriminating card played with accused: false leaves play: its place is the discard,
+    with probability 1, in the table and in --json, and every card's chances add up to one."""
+    log = game(
+        {"play": {"card": 2, "target": "Ben", "revealed": 13, "drew": [5]}},
+        {"play": {"by": "Ben", "card": 21, "accused": False, "target": "Cleo", "revealed": 3}},
+    )
+    data = solve(tmp_path, log)
+    assert data["incriminating"]["21"] == {"discard": 1.0}
+    for card, places in data["incriminating"].items():
+        assert abs(sum(places.values()) - 1) < 1e-5, card
+    result = invoke("solve", write(tmp_path / "log.yaml", log))
+    row = next(line for line in result.stdout.splitlines() if line.startswith("│ 21"))
+    assert "discard" in row

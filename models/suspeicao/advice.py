@@ -18,13 +18,10 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-import numpy as np
-
-from models.suspeicao.belief import POOL, Belief, TooBig, hypergeometric
+from models.suspeicao.belief import Belief
 from models.suspeicao.log import FINAL_TARGET_MIN, HAND_ACTIONS
 from models.suspeicao.rules import Card, Requirement
 from models.suspeicao.steps import PILE
-from solver.hidden_cards import group_sums
 from solver.report import Report, Table, probability
 
 
@@ -52,7 +49,7 @@ def evidence_in(post, place: str) -> Fraction:
         (
             belief.where(card).get(place, Fraction(0))
             for card in post.round.incriminating
-            if card in belief.class_of
+            if card in belief.supply
         ),
         Fraction(0),
     )
@@ -70,52 +67,28 @@ def force_reveal(
     """The chance that a FORCE on `target` reveals incriminating evidence: the qualifying card the
     target shows (by the model), or the polygraph's card after a claim of none.
 
-    Only four kinds of card matter here (meeting the requirement or not, incriminating or not),
-    so the target's pooled slots are drawn from the pool's counts of those four kinds (a
-    multivariate hypergeometric over 4 heaps) instead of over every class."""
-    trial = belief.focus(target)
-    trial.split_by(requirement)
-    meets = trial._meets(requirement)
-    guilty = np.array([bool(m & trial.incriminating) for m in trial.members])
-    kinds = [meets & guilty, meets & ~guilty, ~meets & guilty, ~meets & ~guilty]
-    hand = trial.counts[:, trial.column[target], :].astype(np.int64)
-    pool = trial.counts[:, POOL, :].astype(np.int64)
-    rows = np.stack(
-        [hand[:, kind].sum(1) for kind in kinds] + [pool[:, kind].sum(1) for kind in kinds], axis=1
-    )
-    found, mass = group_sums(_row_keys(rows), trial.weights)
-    unique = {key: row for key, row in zip(_row_keys(rows).tolist(), rows.tolist(), strict=True)}
-    slots, size = trial.pooled[target], belief_size(trial, target)
-    draws = math.comb(trial.pool_size(), slots)
-    bluff, chance = trial.bluff, Fraction(0)
-    for key, weight in zip(found.tolist(), mass, strict=True):
-        held, heaps = unique[key][:4], unique[key][4:]
-        value = Fraction(0)
-        for drawn in hypergeometric(np.array([heaps]), slots)[1].tolist():
-            ways = math.prod(math.comb(n, r) for n, r in zip(heaps, drawn, strict=True))
-            q_guilty, q_other, other_guilty, _ = (a + b for a, b in zip(held, drawn, strict=True))
-            q, guilty_held = q_guilty + q_other, q_guilty + other_guilty
-            if me_acting and size >= 2:
-                polygraph = 1 - Fraction(math.comb(size - guilty_held, 2), math.comb(size, 2))
-            else:
-                polygraph = Fraction(guilty_held, size)
-            if q == 0:
-                outcome = polygraph
-            else:
-                shown = Fraction(int(q_guilty == q)) if trial.protect else Fraction(q_guilty, q)
-                outcome = (1 - bluff) * shown + bluff * polygraph
-            value += ways * outcome
-        chance += int(weight) * value / draws
-    return chance / trial.total()
+    Only four kinds of card matter (meeting the requirement or not, incriminating or not): the
+    distribution of how many of each the target holds comes from the target's posterior."""
+    meets = belief.predicate(requirement)
 
+    def kind(card: str) -> int:
+        return 2 * (card not in meets) + (card not in belief.incriminating)
 
-def belief_size(belief: Belief, place: str) -> int:
-    return belief.explicit[place] + belief.pooled[place]
-
-
-def _row_keys(rows: np.ndarray) -> np.ndarray:
-    """One int64 per row of small counts (each below 64)."""
-    return rows.astype(np.int64) @ (64 ** np.arange(rows.shape[1], dtype=np.int64))
+    size, bluff = belief.hand_size(target), belief.bluff
+    chance = Fraction(0)
+    for (q_guilty, q_other, other_guilty, _), p in belief.hand(target).kinds(kind, 4).items():
+        q, guilty_held = q_guilty + q_other, q_guilty + other_guilty
+        if me_acting and size >= 2:
+            polygraph = 1 - Fraction(math.comb(size - guilty_held, 2), math.comb(size, 2))
+        else:
+            polygraph = Fraction(guilty_held, size)
+        if q == 0:
+            outcome = polygraph
+        else:
+            shown = Fraction(int(q_guilty == q)) if belief.protect else Fraction(q_guilty, q)
+            outcome = (1 - bluff) * shown + bluff * polygraph
+        chance += p * outcome
+    return chance
 
 
 def exposure(post, card: Card) -> Fraction:
@@ -185,21 +158,7 @@ def plays(post) -> list[Play]:
                 found.append(Play(name, "REVEAL", target, p, p, Fraction(0)))
             elif card.action == "FORCE":
                 assert card.requires is not None
-                try:
-                    p = force_reveal(belief, target, card.requires, True)
-                except TooBig:
-                    found.append(
-                        Play(
-                            name,
-                            "FORCE",
-                            target,
-                            Fraction(0),
-                            Fraction(0),
-                            Fraction(0),
-                            "too many hidden worlds to value exactly",
-                        )
-                    )
-                    continue
+                p = force_reveal(belief, target, card.requires, True)
                 found.append(
                     Play(name, "FORCE", target, p, p, Fraction(0), f"requires {card.requires.text}")
                 )

@@ -1,27 +1,31 @@
-"""The exact filter for Suspeição: the generic hidden-card filter with a *pool*.
+"""The exact filter for Suspeição: one small table per looked-into hand (solver/card_tables.py).
 
-Place 0 of the filter is the pool: the draw pile and every slot of an opponent's hand that no
-observation has looked into. Those cards are exchangeable (any arrangement of them over the
-pooled slots is equally likely), so a world records only the pool's class counts, and a pooled
-hand's chances follow from the pool by the hypergeometric law. Each opponent also has a column
-of *explicit* cards: the part of their hand whose classes a world records. A hand's slots are
-explicit or pooled; how many of each is the same in every world (it depends only on the log).
+The hidden cards are the opponents' hands and the draw pile. A hand's slots are *pooled* (nothing
+has looked into them: together with the pile, an exchangeable pool) or *explicit* (recorded in
+the hand's table: how many cards of each group it holds, the groups being what the hand's
+observations tell apart, with the likelihood of everything observed about the hand as the
+weight). Nothing about one hand is ever multiplied by another: the hands are coupled only by
+the finite deck, and that is summed exactly when a question is asked (`contract`).
 
-- A random unseen card leaving a pooled hand (or the pile) is a random pool card, so moving it
-  into another hand just adds a pooled slot there: no branching.
-- A given card leaving a hand weighs each world by how many cards of its class the hand's part
-  can hold (the chance that this very card is there), then is removed.
-- A FORCE needs the target's composition: its pooled slots are drawn from the pool (a
-  multivariate hypergeometric split, `resolve`), and the classes are split by the requirement
-  (`split_by`). A mixed hand is resolved whenever a card leaving it may come from either part.
+- A draw, or a random card moving out of a pooled hand, is a pool card: nothing to record.
+- A given card leaving a hand keeps the rows where the hand holds a card of its group.
+- A FORCE or a `fact` needs the hand's composition: its pooled slots are drawn from the supply
+  (every draw, weighted by how many layouts give it) and the groups split by the requirement.
+- A random card moving out of a looked-into hand: its table records which group the card was in
+  a new *link*, and the receiving hand holds a one-card table of the same link; the two tables'
+  rows go together only with equal link values. That card joins the receiver's own table when an
+  observation needs the whole hand.
+- A hand whose own cards have all left keeps its table as a factor on its links.
 
-Classes: each hidden incriminating card alone, each card whose place `me` knows alone, and the
-rest split only by the requirements observed so far (RULINGS.md §4, docs/suspeicao.md).
+Weights are exact integers, for every physical layout a row stands for (RULINGS.md §4).
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -39,490 +43,583 @@ from models.suspeicao.steps import (
     Step,
     Swap,
 )
-from solver.errors import InputError
-from solver.hidden_cards import (
-    HiddenCards,
-    _over,
-    _times,
-    by_value,
-    cells,
-    group_sums,
-    key_multipliers,
-    kinds_and_rows,
+from solver.card_tables import (
+    COMB,
+    Contracted,
+    Key,
+    Partition,
+    Table,
+    absorb,
+    combine,
+    compositions,
+    contract,
+    group_sizes,
+    order_tables,
+    runs,
 )
 
-POOL = 0
-CAP = 30_000  # more hidden worlds than this: a FORCE answer's evidence is set aside (see track)
-EXPANSION = 400_000  # a split would list more candidate worlds than this: too big
-COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)
-
-
-class TooBig(Exception):
-    """Tracking every piece of evidence exactly would need too many hidden worlds."""
-
-    def __init__(self, event: int = 0):
-        super().__init__(event)
-        self.event = event
+GUILTY = "incriminating"  # a predicate of the round's four incriminating cards
 
 
 class Impossible(Exception):
-    """No world is consistent with the steps up to `event`."""
+    """No hidden world is consistent with the steps up to `event`."""
 
     def __init__(self, event: int):
         super().__init__(event)
         self.event = event
 
 
-def hypergeometric(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every way to pick `total` cards from heaps of `n[world, heap]` cards: for each (world,
-    split) the world index, the split [heap] and its weight prod C(n, r) (the number of ways,
-    so that every physical choice of `total` cards is equally likely). Heaps are split one after
-    the other, keeping only partial splits the later heaps can complete."""
-    worlds, heaps = n.shape
-    n = n.astype(np.int64)
-    later = np.concatenate(
-        [np.cumsum(n[:, ::-1], axis=1)[:, ::-1], np.zeros((worlds, 1), np.int64)], axis=1
-    )
-    rows = np.arange(worlds)
-    left = np.full(worlds, total, dtype=np.int64)
-    steps: list[tuple[np.ndarray, np.ndarray]] = []  # per heap: (parent row, cards picked)
-    ways = np.ones(worlds, dtype=np.int64)
-    for heap in range(heaps):
-        low = np.maximum(0, left - later[rows, heap + 1])
-        high = np.minimum(n[rows, heap], left)
-        width = np.maximum(high - low + 1, 0)
-        if int(width.sum()) > EXPANSION:
-            raise TooBig()
-        parent = np.repeat(np.arange(len(rows)), width)
-        offset = np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
-        picked = low[parent] + offset
-        steps.append((parent, picked))
-        heap_counts = n[:, heap][rows][parent]
-        ways = _times(ways[parent], np.take(COMB, heap_counts * COMB.shape[1] + picked))
-        rows, left = rows[parent], left[parent] - picked
-    split = np.zeros((len(rows), heaps), dtype=np.int8)
-    index = np.arange(len(rows))
-    for heap in range(heaps - 1, -1, -1):  # walk back from the final splits
-        parent, picked = steps[heap]
-        split[:, heap] = picked[index]
-        index = parent[index]
-    return rows, split, ways
+@dataclass
+class HandPosterior:
+    """One opponent's whole hand after a contraction: distinct rows of group counts with exact
+    weights. Within a group no table tells the cards apart, so which of them the hand holds is
+    a uniform draw from the group's cards in the supply (`members`)."""
+
+    keys: list[Key]
+    rows: np.ndarray  # [row, group] counts
+    weights: np.ndarray  # exact weights (Python integers)
+    members: list[list[str]]  # the supply's cards of each group
+    worlds: int
+
+    @functools.cached_property
+    def total(self) -> int:
+        return int(sum(self.weights))
+
+    @functools.cached_property
+    def expected(self) -> list[Fraction]:
+        """The expected number of cards of each group in the hand."""
+        sums = (self.weights[:, None] * self.rows.astype(object)).sum(axis=0)
+        return [Fraction(int(x), self.total) for x in sums]
+
+    def chance_of(self, card: str) -> Fraction:
+        """P(the hand holds `card`): its group's expected count over the group's size."""
+        g = next(i for i, m in enumerate(self.members) if card in m)
+        return self.expected[g] / len(self.members[g])
+
+    def _split(self, kind_of: Callable[[str], int], kinds: int) -> np.ndarray:
+        """heaps[group, kind]: how many cards of each kind each group has."""
+        heaps = np.zeros((len(self.members), kinds), dtype=np.int64)
+        for g, members in enumerate(self.members):
+            for c in members:
+                heaps[g, kind_of(c)] += 1
+        return heaps
+
+    def kinds(self, kind_of: Callable[[str], int], kinds: int) -> dict[tuple[int, ...], Fraction]:
+        """The exact distribution of how many of the hand's cards are of each kind (a
+        multivariate hypergeometric draw within each group). Groups of one kind only add to
+        that kind; rows are grouped by what is left before the draws are summed."""
+        heaps = self._split(kind_of, kinds)
+        pure = (heaps > 0).sum(axis=1) <= 1
+        sure = self.rows[:, pure].astype(np.int64) @ (heaps[pure] > 0).astype(np.int64)
+        mixed = np.flatnonzero(~pure)
+        keyed = np.concatenate([sure, self.rows[:, mixed].astype(np.int64)], axis=1)
+        found: dict[tuple[int, ...], Fraction] = {}
+        for row, weight in _grouped(keyed, self.weights):
+            mix = {tuple(row[:kinds]): Fraction(weight, self.total)}
+            for g, taken in zip(mixed, row[kinds:], strict=True):
+                if taken:
+                    mix = _convolve(mix, _draws(tuple(heaps[g].tolist()), int(taken)))
+            for k, p in mix.items():
+                found[k] = found.get(k, Fraction(0)) + p
+        return found
+
+    def chance_none(self, test: Callable[[str], bool]) -> Fraction:
+        """P(the hand holds no card passing `test`)."""
+        none = Fraction(0)
+        for (passing, _), p in self.kinds(lambda c: 0 if test(c) else 1, 2).items():
+            if passing == 0:
+                none += p
+        return none
 
 
-class Belief(HiddenCards):
-    """The weighted hidden worlds of one round, seen from `me`'s seat."""
+def _grouped(keys: np.ndarray, weights: np.ndarray) -> list[tuple[list[int], int]]:
+    """The distinct rows of `keys` with their weights added."""
+    order, starts = runs(keys)
+    sums = np.add.reduceat(weights[order], starts) if len(order) else weights
+    return [(keys[order[s]].tolist(), int(w)) for s, w in zip(starts, sums, strict=True)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _draws(heaps: tuple[int, ...], taken: int) -> dict[tuple[int, ...], Fraction]:
+    """A uniform draw of `taken` cards from heaps of each kind: P(how many of each kind)."""
+    ways = math.comb(sum(heaps), taken)
+    return {
+        tuple(int(x) for x in split): Fraction(
+            math.prod(math.comb(n, r) for n, r in zip(heaps, split, strict=True)), ways
+        )
+        for split in compositions(taken, heaps)
+    }
+
+
+def _convolve(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for k1, p1 in a.items():
+        for k2, p2 in b.items():
+            k = tuple(x + y for x, y in zip(k1, k2, strict=True))
+            out[k] = out.get(k, Fraction(0)) + p1 * p2
+    return out
+
+
+class Belief:
+    """The hidden cards of one round, seen from `me`'s seat."""
 
     def __init__(self, setup: Setup, deck: Deck):
-        self.card = {c.name: c for c in deck.cards}
         self.bluff = deck.bluff_rate
         self.protect = deck.options.get("force_reveal") == "protect"
         self.incriminating = set(setup.incriminating)
-        self.column = {p: i + 1 for i, p in enumerate(setup.opponents)}
+        self.requirements = deck.requirements()
+        self.cards = {card.name: card for card in deck.cards}
+        self.attributes: dict[str, frozenset[str]] = {
+            name: frozenset({GUILTY} if name in self.incriminating else set())
+            for name in self.cards
+        }
+        for req in self.requirements:
+            self.predicate(req)
+        self.opponents = list(setup.opponents)
+        self.supply = set(setup.hidden)  # every hidden card (in a hand or the pile)
         self.pooled = {**dict.fromkeys(setup.opponents, setup.hand_size), PILE: setup.pile}
-        self.explicit = dict.fromkeys(setup.opponents, 0)
-        self.set_aside: frozenset[int] = frozenset()  # events whose FORCE evidence is not used
-        alone = [{c} for c in setup.hidden if c in self.incriminating]
-        rest = {c for c in setup.hidden if c not in self.incriminating}
-        self.members: list[set[str]] = alone + ([rest] if rest else [])
-        self.class_of = {c: k for k, cards in enumerate(self.members) for c in cards}
-        sizes = [len(cards) for cards in self.members]
-        super().__init__([len(setup.hidden)] + [0] * len(setup.opponents), sizes, sizes)
+        self.explicit = dict.fromkeys(setup.opponents, 0)  # cards in each hand's own table
+        self.tables: dict[str, Table] = {}  # hand -> its own table
+        self.received: dict[str, list[Table]] = {p: [] for p in setup.opponents}  # one-card tables
+        self.factors: list[Table] = []  # tables of emptied hands, still linked
+        self.links = 0
+        self._asked: dict[str, HandPosterior] = {}
 
     def copy(self) -> Belief:
-        other = super().copy()
-        other.members = [set(m) for m in self.members]
-        other.class_of = dict(self.class_of)
-        other.copies = list(self.copies)
+        other = object.__new__(Belief)
+        other.__dict__.update(self.__dict__)
+        other.supply = set(self.supply)
         other.pooled, other.explicit = dict(self.pooled), dict(self.explicit)
+        other.tables = dict(self.tables)  # tables are replaced, never changed in place
+        other.received = {p: list(t) for p, t in self.received.items()}
+        other.factors = list(self.factors)
+        other._asked = {}  # a copy is made to be changed
         return other
 
-    def focus(self, place: str) -> Belief:
-        """A copy that keeps only what a question about `place` needs: the pool, that hand, and
-        every other hand's explicit cards added together (exact for `place`: a class's split
-        over several hands, added up, is its split over their union). Worlds that then agree
-        merge, so the copy is often much smaller."""
-        other = self.copy()
-        column = self.column[place]
-        rest = [c for p, c in self.column.items() if p != place]
-        counts = np.zeros((len(self.counts), 3, self.classes), dtype=np.int8)
-        counts[:, POOL] = self.counts[:, POOL]
-        counts[:, 1] = self.counts[:, column]
-        counts[:, 2] = self.counts[:, rest].sum(axis=1)
-        other.counts = counts
-        other.places = 3
-        other.column = {p: 1 if p == place else 2 for p in self.column}
-        other.explicit = {p: n if p == place else 0 for p, n in self.explicit.items()}
-        other._rekey()
-        return other
+    def predicate(self, req: Requirement) -> frozenset[str]:
+        """The cards meeting `req`, which becomes a predicate tables can tell cards apart by."""
+        if not any(req.text in a for a in self.attributes.values()):
+            self.attributes = {
+                name: met | {req.text} if req.met_by(self.cards[name]) else met
+                for name, met in self.attributes.items()
+            }
+        return frozenset(name for name, met in self.attributes.items() if req.text in met)
 
-    # -- classes ---------------------------------------------------------------------------------
+    def all_tables(self) -> list[Table]:
+        received = [t for parts in self.received.values() for t in parts]
+        return [*self.tables.values(), *received, *self.factors]
 
-    def _rekey(self) -> None:
-        self.multiplier = key_multipliers(self.copies, self.places)
-        self.keys = self._keys(self.counts)
-        self._sort()
+    def hand_size(self, place: str) -> int:
+        return self.pooled[place] + self.explicit[place] + len(self.received[place])
 
-    def _add_class(self, cards: set[str], counts: np.ndarray) -> None:
-        """A new class of `cards`, with `counts[world, place]` of them in each place."""
-        self.counts = np.concatenate([self.counts, counts[:, :, None].astype(np.int8)], axis=2)
-        self.members.append(set(cards))
-        self.class_of.update(dict.fromkeys(cards, self.classes))
-        self.classes += 1
-        self.copies.append(len(cards))
-        self._rekey()
+    # -- tables ------------------------------------------------------------------------------
 
-    def _forget(self, card: str) -> None:
-        """`card` is no longer hidden (its class lost one card in every world already)."""
-        k = self.class_of.pop(card)
-        self.members[k].discard(card)
-        if self.members[k]:
+    def sizes(self, partition: Partition) -> dict[Key, int]:
+        return group_sizes(partition, self.supply, self.attributes)
+
+    def own(self, hand: str) -> Table:
+        if hand not in self.tables:
+            self.tables[hand] = Table.empty(hand, list(self.sizes(Partition())))
+        return self.tables[hand]
+
+    def put(self, table: Table) -> Table:
+        if table.rows == 0:
+            raise Impossible(-1)
+        assert table.hand is not None
+        self.tables[table.hand] = table
+        return table
+
+    def refine(self, hand: str, predicates=(), singles=()) -> Table:
+        table = self.tables[hand]
+        wanted = table.partition.join(Partition(frozenset(predicates), frozenset(singles)))
+        return self.put(table.regroup(wanted, self.sizes(wanted))[0].merged())
+
+    def fit(self) -> None:
+        """After the supply lost a card: drop rows needing more cards than it has left."""
+        for table in list(self.tables.values()):
+            self.put(table.regroup(table.partition, self.sizes(table.partition))[0])
+        for hand, parts in self.received.items():
+            fitted = [t.regroup(t.partition, self.sizes(t.partition))[0] for t in parts]
+            if any(t.rows == 0 for t in fitted):
+                raise Impossible(-1)
+            self.received[hand] = fitted
+
+    def emptied(self, hand: str) -> None:
+        """`hand` has no card of its own table left: the table, if linked, stays as a factor."""
+        if self.explicit[hand] or hand not in self.tables:
             return
-        keep = [c for c in range(self.classes) if c != k]
-        self.counts = self.counts[:, :, keep]
-        del self.members[k], self.copies[k]
-        self.classes -= 1
-        self.class_of = {c: i for i, cards in enumerate(self.members) for c in cards}
-        self._rekey()
+        table = self.tables.pop(hand)
+        if table.links:
+            factor = table.merged()
+            factor.hand = None
+            self.factors.append(factor)
+            self.fold()
 
-    def _meets(self, requirement: Requirement) -> np.ndarray:
-        """Which classes meet the requirement (after `refine`, all of a class's cards agree)."""
-        return np.array([requirement.met_by(self.card[min(m)]) for m in self.members], dtype=bool)
+    def fold(self) -> None:
+        """A factor on one link goes into the other table of the link; one on none goes."""
+        while True:
+            single = next((f for f in self.factors if len(f.links) <= 1), None)
+            if single is None:
+                return
+            self.factors.remove(single)
+            if single.links:
+                weight = dict(zip(single.values[:, 0].tolist(), single.weights, strict=True))
+                self._fold_into(single.links[0], weight)
 
-    def split_by(self, requirement: Requirement) -> None:
-        """Split every class whose cards disagree on `requirement`: the cards meeting it are spread
-        over the places as a uniform draw from the class (exact: a class's cards are
-        interchangeable)."""
-        for k in range(self.classes):
-            meeting = {c for c in self.members[k] if requirement.met_by(self.card[c])}
-            if not meeting or meeting == self.members[k]:
-                continue
-            rows, split, ways = hypergeometric(self.counts[:, :, k], len(meeting))
-            self.counts = self.counts[rows]
-            self.counts[:, :, k] -= split
-            self.weights = _times(self.weights[rows], ways)
-            self.members[k] -= meeting
-            self.copies[k] = len(self.members[k])
-            self._add_class(meeting, split)
+    def _fold_into(self, link: int, weight: dict) -> None:
+        def folded(t: Table) -> Table:
+            at = t.links.index(link)
+            factor = np.array([weight.get(v, 0) for v in t.values[:, at].tolist()], dtype=object)
+            out = t.keep(np.ones(t.rows, bool), factor).without_link(link)
+            if out.rows == 0:
+                raise Impossible(-1)
+            return out
 
-    # -- pooled and explicit slots ---------------------------------------------------------------
+        for table in self.tables.values():
+            if link in table.links:
+                self.put(folded(table))
+                return
+        for parts in self.received.values():
+            for i, t in enumerate(parts):
+                if link in t.links:
+                    parts[i] = folded(t)
+                    return
+        for i, t in enumerate(self.factors):
+            if link in t.links:
+                self.factors[i] = folded(t)
+                return
+        raise AssertionError(f"link {link} has no other end")
 
-    def pool_size(self) -> int:
-        return sum(self.pooled.values())
+    # -- a hand as one table -----------------------------------------------------------------
 
-    def resolve(self, place: str) -> None:
-        """Draw the classes of `place`'s pooled slots from the pool: the hand becomes explicit."""
-        slots = self.pooled[place]
+    def resolve(self, hand: str) -> Table:
+        """`hand`'s pooled slots become explicit: every draw of them from the supply, weighted by
+        the layouts that give it (which of the hand's cards are the drawn ones)."""
+        slots = self.pooled[hand]
+        table = self.own(hand)
         if slots == 0:
-            return
-        column = self.column[place]
-        used = np.flatnonzero(self.counts[:, POOL, :].any(axis=0))
-        rows, split, ways = hypergeometric(self.counts[:, POOL, used], slots)
-        self.counts = self.counts[rows]
-        self.counts[:, POOL, used] -= split
-        self.counts[:, column, used] += split
-        self.weights = _times(self.weights[rows], ways)
-        self.pooled[place] = 0
-        self.explicit[place] += slots
-        if self.multiplier is None:
-            self.keys = self._keys(self.counts)
-        else:  # each card moved adds its class's key step from the pool to the hand
-            step = (self.multiplier[column] - self.multiplier[POOL])[used]
-            self.keys = self.keys[rows] + split.astype(np.int64) @ step
-        self._sort()
+            return table
+        sizes = self.sizes(table.partition)
+        table = table.regroup(table.partition, sizes)[0]
+        caps = [sizes[k] for k in table.keys]
+        draws = compositions(slots, caps)
+        rows = np.repeat(np.arange(table.rows), len(draws))
+        drawn = np.tile(draws, (table.rows, 1)).astype(np.int64)
+        after = table.counts[rows].astype(np.int64) + drawn
+        fits = np.all(after <= np.array(caps, dtype=np.int64), axis=1)
+        factor = np.ones(len(rows), dtype=object)
+        for g in range(len(caps)):
+            factor = factor * COMB[after[:, g], drawn[:, g]]
+        resolved = table.pick(rows[fits], factor[fits])
+        resolved.counts = after[fits].astype(np.int8)
+        self.pooled[hand] = 0
+        self.explicit[hand] += slots
+        return self.put(resolved.merged())
 
-    def _pick(self, place: str, card: str) -> None:
-        """Weigh each world by the chance that `card` is in `place`, and take it out."""
-        k = self.class_of[card]
-        column = self.column.get(place, POOL)
-        if place == PILE or self.explicit[place] == 0:
-            source = POOL
-        elif self.pooled[place] == 0:
-            source = column
-        elif not self.counts[:, column, k].any():
-            source = POOL
-        else:
-            self._pick_mixed(place, k)
-            self._forget(card)
-            return
-        n = self.counts[:, source, k]
-        self._keep(n > 0, n.astype(np.int64))
-        self._shift(source, k, -1)
-        if source == POOL:
-            self.pooled[place] -= 1
-        else:
-            self.explicit[place] -= 1
-        self._forget(card)
+    def gather(self, hand: str) -> Table:
+        """The cards `hand` received (one-card tables) join its own table."""
+        table = self.own(hand)
+        for part in self.received[hand]:
+            joint = table.partition.join(part.partition)
+            table = self.put(combine(table, part, self.sizes(joint)))
+            self.explicit[hand] += 1
+        self.received[hand] = []
+        return table
 
-    def _pick_mixed(self, place: str, k: int) -> None:
-        """A card of class `k` leaves a hand with both explicit cards and pooled slots. It was
-        explicit (chance ∝ the explicit count) or in a pooled slot (∝ the pool count × slots).
-        So that every world keeps the same numbers of explicit and pooled slots, a world where it
-        was explicit draws one pooled slot's class from the pool (exact: a uniform pool card)."""
-        column, slots, classes = self.column[place], self.pooled[place], self.classes
-        pool = self.counts[:, POOL, :].astype(np.int64)
-        table = np.empty((len(pool), classes + 1), dtype=np.int64)
-        table[:, :classes] = self.counts[:, column, k].astype(np.int64)[:, None] * pool
-        table[:, classes] = pool[:, k] * slots
-        every = np.arange(classes)
-        changes = self._changes(classes + 1)
-        changes[every, column, k] -= 1
-        changes[every, POOL, every] -= 1
-        changes[every, column, every] += 1
-        changes[classes, POOL, k] -= 1
-        kinds, rows = kinds_and_rows(by_value(table))
-        self._spawn(rows, kinds, changes, cells(table, rows, kinds))
-        self.pooled[place] -= 1
+    def whole(self, hand: str) -> Table:
+        """`hand` as one table: its received cards and pooled slots joined in."""
+        self.gather(hand)
+        return self.resolve(hand)
 
-    # -- steps -----------------------------------------------------------------------------------
+    def pooled_only(self, place: str) -> bool:
+        return place == PILE or (self.explicit[place] == 0 and not self.received[place])
+
+    # -- steps ---------------------------------------------------------------------------------
 
     def apply(self, step: Step) -> None:
-        if isinstance(step, Leave):
-            self._pick(step.place, step.card)
-        elif isinstance(step, Isolate):
-            self._pick(step.place, step.card)
-            self.enter(step.place, step.card)
-        elif isinstance(step, Enter):
-            self.enter(step.place, step.card)
-        elif isinstance(step, Hidden):
-            self.hidden(step.source, step.target)
-        elif isinstance(step, Swap):
-            self.exchange(step.first, step.second)
-        elif isinstance(step, Force) and step.event in self.set_aside:
-            if step.revealed is not None:  # only what is certain: the card was in the hand
-                self._pick(step.place, step.revealed)
-        elif isinstance(step, Force):
-            self.force(step.place, requirement(step.requirement), step.revealed)
-        elif isinstance(step, Fact):
-            self.fact(step.place, requirement(step.requirement), step.has)
-        else:  # pragma: no cover - every step type is handled above
-            raise TypeError(step)
+        self._asked = {}
+        try:
+            if isinstance(step, Leave):
+                self.leave(step.place, step.card)
+            elif isinstance(step, Isolate):
+                self.isolate(step.place, step.card)
+            elif isinstance(step, Enter):
+                self.enter(step.place, step.card)
+            elif isinstance(step, Hidden):
+                self.hidden(step.source, step.target)
+            elif isinstance(step, Swap):
+                self.swap(step.first, step.second)
+            elif isinstance(step, Force):
+                self.force(step.place, requirement(step.requirement), step.revealed)
+            elif isinstance(step, Fact):
+                self.fact(step.place, requirement(step.requirement), step.has)
+            else:  # pragma: no cover - every step type is handled above
+                raise TypeError(step)
+        except Impossible:
+            raise Impossible(step.event) from None
+        self.forget()
+
+    def forget(self) -> None:
+        """A hand's table that says nothing (no link, equal weights, every way to hold its
+        cards present) goes back to pooled slots: a uniform draw is what the pool is."""
+        for hand, table in list(self.tables.items()):
+            if table.links or len(set(table.weights.tolist())) != 1:
+                continue
+            sizes = self.sizes(table.partition)
+            caps = [sizes.get(k, 0) for k in table.keys]
+            if table.rows == len(compositions(self.explicit[hand], caps)):
+                del self.tables[hand]
+                self.pooled[hand] += self.explicit[hand]
+                self.explicit[hand] = 0
+
+    def _group(self, table: Table, card: str) -> int:
+        return table.index(table.partition.key(card, self.attributes))
+
+    def _take_out(self, hand: str, card: str, factor: np.ndarray | None = None) -> None:
+        """`card` is in `hand`'s own table (rows weighted by `factor`) and leaves it."""
+        table = self.tables[hand]
+        k = self._group(table, card)
+        table = table.keep(table.counts[:, k] >= 1, factor)
+        table.counts = table.counts.copy()
+        table.counts[:, k] -= 1
+        self.put(table)
+        self.supply.discard(card)
+        self.explicit[hand] -= 1
+        self.fit()
+        self.emptied(hand)
+
+    def leave(self, place: str, card: str) -> None:
+        if self.pooled_only(place):  # a pool card: the pool is uniform, so nothing to weigh
+            self.supply.discard(card)
+            self.pooled[place] -= 1
+            self.fit()
+            return
+        self.whole(place)
+        self._take_out(place, card)
+
+    def isolate(self, place: str, card: str) -> None:
+        if self.pooled_only(place):  # one of its pooled slots holds `card`
+            self.own(place)
+            table = self.refine(place, singles=[card])
+            table.counts[:, self._group(table, card)] = 1
+            self.pooled[place] -= 1
+            self.explicit[place] += 1
+        else:
+            self.whole(place)
+            table = self.refine(place, singles=[card])
+            self.put(table.keep(table.counts[:, self._group(table, card)] == 1))
+        self.fit()
 
     def enter(self, place: str, card: str) -> None:
-        counts = np.zeros((len(self.counts), self.places), dtype=np.int8)
-        counts[:, self.column[place]] = 1
+        self.supply.add(card)
+        self.own(place)
+        table = self.refine(place, singles=[card])
+        k = self._group(table, card)
+        table = table.keep(table.counts[:, k] == 0)
+        table.counts[:, k] = 1
         self.explicit[place] += 1
-        self._add_class({card}, counts)
+        self.put(table)
+        self.fit()
+
+    def _give(self, hand: str) -> Table:
+        """`hand` gives a uniformly random card: its rows × the group of that card, recorded in
+        a new link (the weight per layout is unchanged); returns the one-card table of the card
+        for the receiver."""
+        table = self.whole(hand)
+        link = self.links = self.links + 1
+        groups = len(table.keys)
+        rows = np.repeat(np.arange(table.rows), groups)
+        value = np.tile(np.arange(groups), table.rows)
+        held = table.counts[rows, value] >= 1
+        rows, value = rows[held], value[held]
+        gave = table.pick(rows)
+        gave.counts[np.arange(len(rows)), value] -= 1
+        self.put(gave.with_link(link, value).merged())
+        self.explicit[hand] -= 1
+        return Table(
+            None,
+            table.partition,
+            list(table.keys),
+            np.eye(groups, dtype=np.int8),
+            np.ones(groups, np.int64),
+            [link],
+            np.arange(groups, dtype=np.int32)[:, None],
+        )
 
     def hidden(self, source: str, target: str) -> None:
-        if source == PILE or self.explicit[source] == 0:
+        if self.pooled_only(source):  # a random pool card: it stays in the pool
             self.pooled[source] -= 1
             self.pooled[target] += 1
             return
-        self._give(source, self.column[target])
-        self.explicit[target] += 1
+        self.received[target].append(self._give(source))
+        self.emptied(source)
 
-    def _give(self, place: str, to: int) -> None:
-        """A uniformly random card of `place` goes to column `to`, where its class is recorded."""
-        if self.explicit[place] == 0:  # a random pool card
-            self.move(POOL, to, None)
-            self.pooled[place] -= 1
-        elif self.pooled[place] == 0:
-            self.move(self.column[place], to, None)
-            self.explicit[place] -= 1
-        else:
-            self._give_mixed(place, to)
-
-    def _give_mixed(self, place: str, to: int) -> None:
-        """A random card of a hand with explicit cards and pooled slots goes to column `to`: an
-        explicit card of class k (chance ∝ its count), and then, so that every world keeps the
-        same numbers of explicit and pooled slots, one pooled slot's class is drawn from the
-        pool; or a pooled slot's card (chance ∝ slots, its class ∝ the pool's count)."""
-        column, slots, classes = self.column[place], self.pooled[place], self.classes
-        hand = self.counts[:, column, :].astype(np.int64)
-        pool = self.counts[:, POOL, :].astype(np.int64)
-        worlds, pairs = len(hand), classes * classes
-        if worlds * (pairs + classes) > 4 * EXPANSION:
-            raise TooBig()
-        table = np.empty((worlds, pairs + classes), dtype=np.int64)
-        table[:, :pairs] = (hand[:, :, None] * pool[:, None, :]).reshape(worlds, pairs)
-        table[:, pairs:] = slots * pool
-        changes = self._changes(pairs + classes)
-        pair = np.arange(pairs)
-        moved, drawn = pair // classes, pair % classes
-        changes[pair, column, moved] -= 1
-        changes[pair, to, moved] += 1
-        changes[pair, POOL, drawn] -= 1
-        changes[pair, column, drawn] += 1
-        every = np.arange(classes)
-        changes[pairs + every, POOL, every] -= 1
-        changes[pairs + every, to, every] += 1
-        kinds, rows = kinds_and_rows(by_value(table))
-        self._spawn(rows, kinds, changes, cells(table, rows, kinds))
-        self.pooled[place] -= 1
-
-    def _set_places(self, places: int) -> None:
-        """Add an empty column (or drop the last one, empty) and key the worlds again."""
-        if places > self.places:
-            extra = np.zeros((len(self.counts), places - self.places, self.classes), np.int8)
-            self.counts = np.concatenate([self.counts, extra], axis=1)
-        else:
-            self.counts = np.ascontiguousarray(self.counts[:, :places])
-        self.places = places
-        self._rekey()
-
-    def exchange(self, first: str, second: str) -> None:
-        mixed = any(self.explicit[p] and self.pooled[p] for p in (first, second))
-        if not self.explicit[first] and not self.explicit[second]:
-            return  # two pooled hands: a random card each way changes nothing
-        if mixed:  # both cards drawn from the hands as they were: one waits in a spare column
-            transit = self.places
-            self._set_places(transit + 1)
-            self._give(first, transit)
-            self._give(second, self.column[first])
-            self.move_all(transit, self.column[second])
-            self._set_places(transit)
-            self.explicit[first] += 1
-            self.explicit[second] += 1
+    def swap(self, first: str, second: str) -> None:
+        """Each gives a random card of what it held before (simultaneously)."""
+        if self.pooled_only(first) and self.pooled_only(second):
             return
-        if self.explicit[first] and self.explicit[second]:
-            super().swap(self.column[first], self.column[second])
+        if self.pooled_only(first) or self.pooled_only(second):
+            known, pooled = (second, first) if self.pooled_only(first) else (first, second)
+            self.hidden(known, pooled)
+            self.pooled[pooled] -= 1  # the pooled hand's card is a random pool card
+            self.pooled[known] += 1
             return
-        known, pooled = (first, second) if self.explicit[first] else (second, first)
-        self.move(self.column[known], self.column[pooled], None)  # the explicit hand's card
-        self.explicit[known] -= 1
-        self.explicit[pooled] += 1
-        self.pooled[pooled] -= 1  # the pooled hand's card: a random pool card
-        self.pooled[known] += 1
+        to_second, to_first = self._give(first), self._give(second)
+        self.received[second].append(to_second)
+        self.received[first].append(to_first)
+        self.emptied(first)
+        self.emptied(second)
 
-    def _qualifying(self, place: str, requirement: Requirement) -> tuple[int, np.ndarray]:
-        self.split_by(requirement)
-        self.resolve(place)
-        column = self.column[place]
-        return column, self._meets(requirement)
+    def _qualifying(self, place: str, req: Requirement) -> tuple[Table, np.ndarray]:
+        self.predicate(req)
+        self.whole(place)
+        table = self.refine(place, predicates=[req.text, GUILTY] if self.protect else [req.text])
+        meets = np.array([req.text in key[0] for key in table.keys], dtype=bool)
+        return table, meets
 
-    def force(self, place: str, requirement: Requirement, revealed: str | None) -> None:
+    def force(self, place: str, req: Requirement, revealed: str | None) -> None:
         """The target's answer to a FORCE, weighed by the model (RULINGS.md §4)."""
-        column, meets = self._qualifying(place, requirement)
-        hand = self.counts[:, column, :].astype(np.int64)
-        qualifying = hand[:, meets].sum(axis=1)
+        if revealed is not None and self.bluff == 1:
+            raise Impossible(-1)  # with bluff_rate 1 a holder always claims none
+        table, meets = self._qualifying(place, req)
+        hand = table.counts.astype(np.int64)
+        q = hand[:, meets].sum(axis=1)
         if revealed is None:  # a claim of none: true, or a bluff
-            factor = np.where(qualifying == 0, self.bluff.denominator, self.bluff.numerator)
-            self._keep(factor > 0, factor)
+            factor = np.where(q == 0, self.bluff.denominator, self.bluff.numerator)
+            self.put(table.keep(factor > 0, factor))
             return
-        k = self.class_of[revealed]
-        numerator, denominator = hand[:, k], qualifying
+        numerator, denominator = np.ones(len(q), np.int64), q
         if self.protect:
-            guilty = np.array([bool(m & self.incriminating) for m in self.members])
+            guilty = np.array([GUILTY in key[0] for key in table.keys], dtype=bool)
             safe = hand[:, meets & ~guilty].sum(axis=1)
             if revealed in self.incriminating:
-                numerator = numerator * (safe == 0)
+                numerator = (safe == 0).astype(np.int64)
             else:
                 denominator = safe
-        factor = _over(numerator[:, None], denominator)[:, 0]
-        self._keep(factor > 0, factor)
-        self._shift(column, k, -1)
-        self.explicit[place] -= 1
-        self._forget(revealed)
+        positive = sorted({int(d) for d in denominator.tolist() if d > 0})
+        common = math.lcm(*positive) if positive else 1
+        factor = np.where(denominator > 0, numerator * common // np.maximum(denominator, 1), 0)
+        self._take_out(place, revealed, factor)
 
-    def fact(self, place: str, requirement: Requirement, has: bool) -> None:
-        column, meets = self._qualifying(place, requirement)
-        qualifying = self.counts[:, column, :][:, meets].sum(axis=1)
-        self._keep((qualifying > 0) == has)
+    def fact(self, place: str, req: Requirement, has: bool) -> None:
+        table, meets = self._qualifying(place, req)
+        q = table.counts[:, meets].astype(np.int64).sum(axis=1)
+        self.put(table.keep((q > 0) == has))
 
-    # -- questions -------------------------------------------------------------------------------
+    # -- questions ------------------------------------------------------------------------------
+
+    def hand(self, place: str) -> HandPosterior:
+        """The posterior of `place`'s whole hand: every table contracted with that hand first
+        (so its rows tell apart everything any table does)."""
+        if place not in self._asked:
+            trial = self.copy()
+            first = trial.whole(place)
+            others = trial.folded(first)
+            order = order_tables(first, others, trial.supply, trial.attributes)
+            found = contract(order, trial.supply, trial.attributes)
+            self._asked[place] = posterior_of(found, trial)
+        return self._asked[place]
+
+    def folded(self, first: Table) -> list[Table]:
+        """Every table but `first`, each card another hand received and has not looked into
+        folded into the table of the hand that gave it (one table, one link fewer)."""
+        others = [t for t in [*self.tables.values(), *self.factors] if t is not first]
+        loose = []
+        for card in (t for parts in self.received.values() for t in parts):
+            giver = next((i for i, t in enumerate(others) if card.links[0] in t.links), None)
+            if giver is None:
+                loose.append(card)
+                continue
+            joint = others[giver].partition.join(card.partition)
+            others[giver] = absorb(others[giver], card, self.sizes(joint))
+        return others + loose
+
+    def total(self) -> int:
+        """The weight of every world together (0: no world fits the steps)."""
+        return self.hand(self.opponents[0]).total
+
+    @property
+    def worlds(self) -> int:
+        """How many joint states of the tables (one row each) fit the deck: the hidden states
+        the exact posterior spreads over."""
+        return self.hand(self.opponents[0]).worlds
 
     def where(self, card: str) -> dict[str, Fraction]:
-        """The chance that a hidden card (alone in its class) is in each hidden place."""
-        k = self.class_of[card]
-        total, pool = self.total(), self.pool_size()
-        in_pool = self.mass(self.counts[:, POOL, k] > 0)
+        """The chance that a hidden card is in each opponent's hand and in the pile."""
         found = {}
-        for place, slots in self.pooled.items():
-            explicit = self.mass(self.counts[:, self.column[place], k] > 0) if place != PILE else 0
-            p = Fraction(explicit, total) + (Fraction(in_pool * slots, total * pool) if pool else 0)
-            if p:
-                found[place] = p
+        for place in self.opponents:
+            if self.hand_size(place):
+                p = self.hand(place).chance_of(card)
+                if p:
+                    found[place] = p
+        rest = 1 - sum(found.values(), Fraction(0))
+        if rest:
+            found[PILE] = rest
         return found
 
-    def holds_meeting(self, place: str, requirement: Requirement) -> Fraction:
-        """The chance that `place` holds at least one card meeting `requirement` (no split needed:
-        within a class, which cards a hand holds is a uniform draw)."""
-        column, slots, pool = self.column[place], self.pooled[place], self.pool_size()
-        sizes = [len(m) for m in self.members]
-        meeting = [sum(1 for c in m if requirement.met_by(self.card[c])) for m in self.members]
-        rows = np.concatenate([self.counts[:, column, :], self.counts[:, POOL, :]], axis=1)
-        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-        found, mass = group_sums(inverse.reshape(-1), self.weights)
-        none = Fraction(0)
-        for index, weight in zip(found, mass, strict=True):
-            explicit, pooled = unique[index, : self.classes], unique[index, self.classes :]
-            ways = [Fraction(1)]  # ways[r]: r pooled slots filled so far, none meeting
-            for k in range(self.classes):
-                e, m, size, bad = int(explicit[k]), int(pooled[k]), sizes[k], meeting[k]
-                terms = [
-                    math.comb(m, r) * Fraction(math.comb(size - bad, e + r), math.comb(size, e + r))
-                    for r in range(min(m, slots) + 1)
-                ]
-                ways = [
-                    sum(
-                        (
-                            ways[i] * terms[r - i]
-                            for i in range(len(ways))
-                            if 0 <= r - i < len(terms)
-                        ),
-                        Fraction(0),
-                    )
-                    for r in range(min(len(ways) + len(terms) - 1, slots + 1))
-                ]
-            if len(ways) > slots:
-                none += int(weight) * ways[slots] / math.comb(pool, slots)
-        return 1 - none / self.total()
+    def holds_meeting(self, place: str, req: Requirement) -> Fraction:
+        """The chance that `place` holds at least one card meeting `req`."""
+        if not self.hand_size(place):
+            return Fraction(0)
+        meeting = self.predicate(req)
+        return 1 - self.hand(place).chance_none(meeting.__contains__)
+
+    def possible(self, hands: dict[str, frozenset[str]]) -> bool:
+        """Whether the physical state where each opponent holds exactly `hands[p]` (the rest in
+        the pile) has positive probability (tests: the filter's support)."""
+        trial = self.copy()
+        try:
+            for place, cards in hands.items():
+                if len(cards) != trial.hand_size(place):
+                    return False
+                for card in sorted(cards):
+                    trial.isolate(place, card)
+            return trial.total() > 0
+        except Impossible:
+            return False
 
 
-def run(belief: Belief, steps: list[Step], cap: int = CAP) -> None:
-    """Apply `steps`; Impossible names the first event no world survives, TooBig the first
-    after which there are more than `cap` worlds."""
+def posterior_of(found: Contracted, belief: Belief) -> HandPosterior:
+    table = found.table
+    weights = np.array(found.weights, dtype=object)
+    keep = weights != 0
+    members: list[list[str]] = [[] for _ in table.keys]
+    index = {k: i for i, k in enumerate(table.keys)}
+    for card in sorted(belief.supply):
+        members[index[table.partition.key(card, belief.attributes)]].append(card)
+    return HandPosterior(list(table.keys), table.counts[keep], weights[keep], members, found.worlds)
+
+
+def run(belief: Belief, steps: Sequence[Step]) -> None:
+    """Apply `steps`; Impossible names the first event that leaves no world."""
     for step in steps:
-        try:
-            belief.apply(step)
-        except TooBig:
-            raise TooBig(step.event) from None
-        if belief.worlds == 0:
-            raise Impossible(step.event)
-        if belief.worlds > cap:
-            raise TooBig(step.event)
+        belief.apply(step)
 
 
-def track(
-    setup: Setup,
-    deck: Deck,
-    steps: list[Step] | None = None,
-    set_aside: frozenset[int] = frozenset(),
-    cap: int = CAP,
-) -> Belief:
-    """The filter after the round's steps. When exact tracking of every piece of evidence would
-    need more than `cap` worlds after some event, the evidence of the latest FORCE up to that
-    event still used is set aside (its answer's likelihood; a revealed card still left that
-    hand), and tracking goes on from a copy saved just before that FORCE. The result is then
-    the exact posterior given the evidence kept, which never rules out the truth.
-    `belief.set_aside` lists those events. (Setting aside the latest rather than the oldest
-    keeps more evidence: 7 rather than 11 of 51 answers set aside in 8 simulated 4-player
-    rounds, 27 rather than 32 of 56 in 6-player ones, and it is faster.)"""
-    steps = setup.steps if steps is None else steps
-    aside = set(set_aside)
+def track(setup: Setup, deck: Deck, steps: Sequence[Step] | None = None) -> Belief:
+    """The filter after the round's steps (Impossible: the first event no world survives)."""
     belief = Belief(setup, deck)
-    belief.set_aside = frozenset(aside)
-    start = 0
-    before: dict[int, tuple[int, Belief]] = {}  # FORCE event -> (its step, the belief before it)
-    while True:
+    run(belief, setup.steps if steps is None else steps)
+    if belief.total() == 0:
+        raise Impossible(first_impossible(setup, deck, setup.steps if steps is None else steps))
+    return belief
+
+
+def first_impossible(setup: Setup, deck: Deck, steps: Sequence[Step]) -> int:
+    """The first event after which no world fits the deck (the tables alone may still have
+    rows: the deck cannot serve them all at once), found by bisection over the events."""
+    events = sorted({s.event for s in steps})
+    low, high = 0, len(events) - 1  # the answer is events[high]; events[low - 1] is possible
+    while low < high:
+        middle = (low + high) // 2
+        belief = Belief(setup, deck)
         try:
-            for index in range(start, len(steps)):
-                step = steps[index]
-                if isinstance(step, Force) and step.event not in before:
-                    before[step.event] = (index, belief.copy())
-                run(belief, [step], cap)
-            return belief
-        except TooBig as big:
-            kept = [e for e in before if e not in aside and e <= big.event]
-            if not kept:
-                raise InputError(
-                    f"event {big.event}: the hidden world is too large to track exactly "
-                    f"(over {cap:,} states) even without FORCE evidence"
-                ) from None
-            latest = max(kept)
-            aside.add(latest)
-            # the run up to that FORCE does not change: go on from just before it
-            start, saved = before[latest]
-            belief = saved.copy()
-            belief.set_aside = frozenset(aside)
-            before = {e: v for e, v in before.items() if v[0] <= start}
+            run(belief, [s for s in steps if s.event <= events[middle]])
+            possible = belief.total() > 0
+        except Impossible:
+            possible = False
+        if possible:
+            low = middle + 1
+        else:
+            high = middle
+    return events[high]

@@ -11,8 +11,8 @@ from fractions import Fraction
 import yaml
 
 from models.suspeicao import rules
-from models.suspeicao.belief import Belief, Impossible, TooBig, run, track
-from models.suspeicao.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
+from models.suspeicao.belief import Belief, Impossible, first_impossible, run
+from models.suspeicao.log import DISCARD, EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.suspeicao.steps import PILE
 from models.suspeicao.template import TEMPLATE
 from solver.errors import Contradiction, InputError
@@ -48,8 +48,6 @@ class Posterior:
         known = known_place(self.log, self.round, card)
         if known is not None:
             return known
-        if card not in self.belief.class_of:
-            return {}  # scored at the end of the round
         return self.belief.where(card)
 
     def requirements(self) -> list[rules.Requirement]:
@@ -70,12 +68,17 @@ class Posterior:
 
 
 def known_place(log: Log, rnd: Round, card: str) -> dict[str, Fraction] | None:
-    """The place of a card `me` sees (my hand, face up in front of a player), or None."""
+    """The place of a card `me` sees (my hand, face up in front of a player, the discard, or the
+    pile once the round is scored), or None."""
     if card in rnd.my_hand:
         return {log.me: Fraction(1)}
     for player, cards in rnd.front.items():
         if card in cards:
             return {f"front ({player})": Fraction(1)}
+    if card in rnd.discard:
+        return {DISCARD: Fraction(1)}
+    if card in rnd.left_in_pile:
+        return {PILE: Fraction(1)}
     return None
 
 
@@ -138,12 +141,12 @@ class Suspeicao:
         try:
             if resumed:
                 belief, todo = resumed
-                try:
-                    run(belief, todo)
-                except TooBig:
-                    belief = track(setup, log.deck, steps, belief.set_aside)
+                run(belief, todo)
             else:
-                belief = track(setup, log.deck, steps)
+                belief = Belief(setup, log.deck)
+                run(belief, steps)
+            if belief.total() == 0:  # each hand is possible alone, but not all together
+                raise Impossible(first_impossible(setup, log.deck, steps))
         except Impossible as impossible:
             raise conflict(log, rnd, impossible.event) from None
         self.last.keep(signature, steps, belief)
@@ -172,11 +175,6 @@ class Suspeicao:
                 else ""
             )
         ]
-        if belief.set_aside:
-            lines.append(
-                f"the FORCE answers of events {fmt(sorted(belief.set_aside))} are set aside (tracking "
-                "them exactly needs too many hidden worlds): the chances are exact given the rest"
-            )
         for card, where in incriminating.items():
             sure = [place for place, p in where.items() if p == 1]
             if sure:
@@ -186,7 +184,7 @@ class Suspeicao:
             "consistent": True,
             "events": log.events,
             "worlds": belief.worlds,
-            "set_aside": sorted(belief.set_aside),
+            "set_aside": [],  # kept for old readers: every piece of evidence is used
             "round": rnd.number,
             "me": log.me,
             "my_hand": sorted(rnd.my_hand, key=_card_order),
@@ -249,6 +247,10 @@ class Suspeicao:
 
     def replay(self, doc: Document) -> Report:
         log = parse(doc, None, doc.events_key)
+        if log.round is None:  # as solve says it (zip below needs a round)
+            raise InputError(
+                "the log has no deal yet: start with 'deal: {incriminating: [...], hand: [...]}'"
+            )
         raw = doc.events(doc.events_key)
         rows: list[list[str]] = []
         history: list[dict] = []
@@ -257,7 +259,7 @@ class Suspeicao:
             for event, belief in self.beliefs(log, rnd, end):
                 likely = {}
                 for card in rnd.incriminating:
-                    if card in belief.class_of:
+                    if card in belief.supply:
                         place, p = max(belief.where(card).items(), key=lambda item: item[1])
                         likely[card] = {"place": place, "p": probability(p)}
                 rows.append(
@@ -285,21 +287,19 @@ class Suspeicao:
 
     def beliefs(self, log: Log, rnd: Round, end: int) -> Iterator[tuple[int, Belief]]:
         """The filter after each event of a round, from its deal to event `end`."""
-        aside = (
-            self.track(log, rnd).set_aside
-            if rnd is log.round
-            else track(rnd.setup, log.deck).set_aside
-        )
         belief = Belief(rnd.setup, log.deck)
-        belief.set_aside = aside
         steps = iter(rnd.setup.steps)
         step = next(steps, None)
         for event in range(rnd.deal_event, end + 1):
-            while step is not None and step.event == event:
-                belief.apply(step)
-                if belief.worlds == 0:
-                    raise conflict(log, rnd, event)
-                step = next(steps, None)
+            try:
+                while step is not None and step.event == event:
+                    belief.apply(step)
+                    step = next(steps, None)
+                possible = belief.total() > 0
+            except Impossible:
+                possible = False
+            if not possible:
+                raise conflict(log, rnd, event)
             yield event, belief
 
     # -- advice, puzzles, self-play ------------------------------------------------------------------

@@ -25,7 +25,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from models.suspeicao.belief import POOL, Belief
+from models.suspeicao.belief import Belief
 from models.suspeicao.rules import Deck, requirement
 from models.suspeicao.steps import (
     PILE,
@@ -184,14 +184,17 @@ class RoundKnowledge:
     def _force(self, step: Force, before: State) -> State:
         """A FORCE on a hidden hand. Revealed: like Leave (the card meets the requirement: the
         reader checked), and with `force_reveal: protect` an incriminating card is shown only
-        from a hand with no other qualifying card. A claim of none: with bluff_rate 0, the hand
-        holds no qualifying card (observed); otherwise it says nothing for sure."""
+        from a hand with no other qualifying card, and with bluff_rate 1 no card is ever shown. A
+        claim of none: with bluff_rate 0, the hand holds no qualifying card (observed); otherwise
+        it says nothing for sure."""
         place, seen = step.place, self._seen(step)
         meeting = self._meeting(step.requirement)
         if step.revealed is None:
             if self.deck.bluff_rate == 0:
                 self.model.add(sum(before[c, place] for c in meeting) == 0).only_enforce_if(seen)
             return before
+        if self.deck.bluff_rate == 1:  # a holder always claims none: no card is ever shown
+            self.model.add_bool_or([]).only_enforce_if(seen)
         self._need(step, place)
         moved = self._transfer(before, place, "forced")
         self.model.add(moved[step.revealed] == 1).only_enforce_if(seen)
@@ -295,26 +298,13 @@ def _splits(cards: list[str], sizes: list[int]) -> Iterator[tuple[frozenset[str]
 
 
 def support_of(belief: Belief) -> set[World]:
-    """The physical final states the filter's worlds of positive weight stand for: in each world,
-    every choice of which members of each class lie in each explicit column, then every deal of
-    the pool's cards over the pooled slots of each place (opponents in column order, then the
-    pile). Small states only (tests)."""
-    opponents = sorted(belief.column, key=belief.column.__getitem__)
-    columns = [POOL] + [belief.column[p] for p in opponents]
-    slots = [belief.pooled[p] for p in [*opponents, PILE]]
+    """The physical final states the exact filter gives positive probability: every way to split
+    the hidden cards into the opponents' hands (setup order) and the pile, kept when the filter
+    finds it possible. Small states only (tests)."""
+    opponents = belief.opponents
+    sizes = [belief.hand_size(p) for p in opponents] + [belief.pooled["pile"]]
     found: set[World] = set()
-    for row, weight in zip(belief.counts, belief.weights, strict=True):
-        if weight <= 0:
-            continue
-        per_class = []
-        for k, members in enumerate(belief.members):
-            sizes = [int(row[column, k]) for column in columns]
-            if sum(sizes) != len(members):
-                raise ValueError(f"class {sorted(members)}: {sum(sizes)} cards in the world")
-            per_class.append(list(_splits(sorted(members), sizes)))
-        for choice in itertools.product(*per_class):
-            parts = [frozenset().union(*(c[i] for c in choice)) for i in range(len(columns))]
-            for dealt in _splits(sorted(parts[0]), slots):
-                hands = [parts[i + 1] | dealt[i] for i in range(len(opponents))]
-                found.add((*hands, dealt[-1]))
+    for split in _splits(sorted(belief.supply), sizes):
+        if belief.possible(dict(zip(opponents, split[:-1], strict=True))):
+            found.add(split)
     return found

@@ -65,6 +65,7 @@ class Round:
     final: list[str] = field(default_factory=list)  # final turns still to play, in order
     over: bool = False
     ended: bool = False  # the `end` event was read
+    left_in_pile: list[str] = field(default_factory=list)  # evidence nobody kept, at the end
 
     @property
     def final_turns(self) -> bool:
@@ -543,6 +544,12 @@ class _Reader:
             if target == self.me:
                 self.take_mine(shown.name)
             else:
+                if log.deck.bluff_rate == 1:
+                    raise Contradiction(
+                        [self.number],
+                        detail=f"{target} revealed a card, but bluff_rate is 1 (a player "
+                        "holding a qualifying card always claims none)",
+                    )
                 self.check_hidden(target, shown.name)
                 self.step(Force(self.number, target, requirement.text, shown.name))
                 rnd.known.pop(shown.name, None)
@@ -647,6 +654,7 @@ class _Reader:
                     )
                 self.check_hidden(PILE, c)
                 self.step(Leave(self.number, PILE, c))
+                rnd.left_in_pile.append(c)
         for player in self.log.players:
             self.log.scores[player] += 2 * len(kept.get(player, [])) - len(rnd.front[player])
         rnd.ended = True

@@ -562,3 +562,11 @@ def test_play_goes_on_when_a_save_fails(tmp_path):
     assert "card:" in path.read_text(encoding="utf-8")
     unwritable = tmp_path / "no" / "log.yaml"
     assert_one_line_error(invoke("play", "six-suspects", "--log", unwritable), 2, "cannot save")
+
+
+@pytest.mark.parametrize("command", ["solve", "suggest", "replay"])
+def test_suspeicao_log_without_a_deal(tmp_path, command):
+    """`replay` of a Suspeição log with no deal raised ValueError (found by the fuzzer)."""
+    path = write(tmp_path, HEADERS["suspeicao"].replace("events:\n", "events: []\n"))
+    assert_one_line_error(invoke(command, path), 2, "the log has no deal yet")
+    assert_json_error(invoke(command, path, "--json"), 2)

@@ -28,6 +28,7 @@ Weights are exact integers (numpy int64 while safe, Python integers beyond).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -260,6 +261,27 @@ class Table:
             self.values[:, keep],
         ).merged()
 
+    def times_factor(self, factor: Table) -> Table:
+        """This table with a factor on some of its links (a table of no cards whose links all
+        lead here) multiplied in, and those links forgotten."""
+        at = [self.links.index(link) for link in factor.links]
+        merged = factor.merged()
+        weight = {tuple(v): w for v, w in zip(merged.values.tolist(), merged.weights, strict=True)}
+        multiplier = np.array(
+            [weight.get(tuple(v), 0) for v in self.values[:, at].tolist()], dtype=object
+        )
+        out = self.keep(np.ones(self.rows, bool), multiplier)
+        keep = [i for i in range(len(out.links)) if i not in at]
+        return Table(
+            out.hand,
+            out.partition,
+            out.keys,
+            out.counts,
+            out.weights,
+            [out.links[i] for i in keep],
+            out.values[:, keep],
+        ).merged()
+
     def regroup(self, partition: Partition, sizes: Mapping[Key, int]) -> tuple[Table, np.ndarray]:
         """The table over a finer `partition` (whose groups have `sizes` cards in the supply), and
         for each new row the row it came from. Each count splits over the finer groups in every
@@ -325,36 +347,60 @@ def order_tables(
     supply: Iterable[str],
     attributes: Mapping[str, frozenset[str]],
 ) -> list[Table]:
-    """A good order to contract in: `first`, then again and again the table that leaves the
-    programme's state smallest: the fewest groups the tables still to come tell apart (the
-    supply is tracked that finely), then the fewest open link values, then the fewest rows."""
+    """A cheap order to contract in: `first`, then the order of the others that a rough model
+    of the programme's cost likes best (every order when they are few, else a beam). The model:
+    states grow with each table's rows and the links it opens, shrink with the links it closes,
+    and never exceed the ways to have taken the cards so far (over the groups still told apart)
+    times the open links' values; a turn costs its states times the table's rows, spread over
+    the finer groups, over the closed links' values."""
     supply = list(supply)
     everything = [first, *others]
-    sizes = {}
+    domain: dict[int, int] = {}
     for t in everything:
         for i, link in enumerate(t.links):
-            sizes[link] = max(sizes.get(link, 1), int(t.values[:, i].max(initial=0)) + 1)
-    done, left = [first], list(others)
-    open_links = set(first.links)
+            domain[link] = max(domain.get(link, 1), int(t.values[:, i].max(initial=0)) + 1)
+    cards = [int(t.counts[0].astype(np.int64).sum()) if t.rows else 0 for t in everything]
+    own = [len(group_sizes(t.partition, supply, attributes)) for t in everything]
+    joined: dict[frozenset[int], int] = {}
 
-    def groups(tables: Sequence[Table]) -> int:
-        joint = Partition()
-        for t in tables:
-            joint = joint.join(t.partition)
-        return len(group_sizes(joint, supply, attributes))
+    def groups(indexes: frozenset[int]) -> int:
+        if indexes not in joined:
+            joint = Partition()
+            for i in indexes:
+                joint = joint.join(everything[i].partition)
+            joined[indexes] = len(group_sizes(joint, supply, attributes))
+        return joined[indexes]
 
-    while left:
+    def cost(order: Sequence[int]) -> float:
+        total, states, taken = 0.0, 1.0, 0
+        opened: set[int] = set()
+        left = frozenset(order)
+        for i in order:
+            t = everything[i]
+            here = groups(left)
+            left = left - {i}
+            closing = math.prod(domain[x] for x in t.links if x in opened)
+            opening = math.prod(domain[x] for x in t.links if x not in opened)
+            rows = t.rows * max(1.0, here / max(own[i], 1)) ** min(cards[i], 2)
+            total += states * rows / closing
+            opened ^= set(t.links)
+            taken += cards[i]
+            after = groups(left)
+            cap = math.comb(taken + after - 1, max(after - 1, 0)) * math.prod(
+                domain[x] for x in opened
+            )
+            states = min(states * max(1.0, t.rows / max(closing, 1)) * opening / closing, cap)
+        return total
 
-        def cost(t: Table, opened: set[int] = open_links) -> tuple:
-            rest = [u for u in left if u is not t]
-            after = opened ^ set(t.links)
-            return (groups(rest), math.prod(sizes[link] for link in after), t.rows)
-
-        best = min(left, key=cost)
-        left.remove(best)
-        done.append(best)
-        open_links ^= set(best.links)
-    return done
+    rest = list(range(1, len(everything)))
+    if len(rest) <= 6:
+        best = min(itertools.permutations(rest), key=lambda o: cost((0, *o)))
+        return [first, *(everything[i] for i in best)]
+    beam: list[tuple[int, ...]] = [(0,)]
+    for _ in rest:
+        grown = [(*o, i) for o in beam for i in rest if i not in o]
+        beam = sorted(grown, key=lambda o: cost(o))[:24]
+    return [everything[i] for i in beam[0]]
 
 
 def residues(weights: np.ndarray, primes: np.ndarray) -> np.ndarray:
@@ -471,104 +517,43 @@ def contract(
     state of the programme is what is left, told apart only as finely as the tables still to
     come need, and the values of the links still open.
 
-    A forward pass finds the reachable states; a backward pass sums the completions modulo
-    enough primes for an a-priori bound on the totals (int64 numpy), and the Chinese remainder
-    theorem gives the exact integers. C(left, taken) = left! / taken! / (left - taken)! splits
-    into a factor of the state, one of the row and one of the state reached, so a state × row
-    pair costs two multiplications per prime."""
+    A forward pass finds the reachable states (`_forward`); a backward pass in floating point
+    measures how large the totals are, and one modulo that many primes (int64 numpy) sums the
+    completions exactly, the Chinese remainder theorem giving the integers back. C(left,
+    taken) = left! / taken! / (left - taken)! splits into a factor of the state, one of the row
+    and one of the state reached, so a state × row pair costs two multiplications a prime."""
     supply = list(supply)
-    after = [Partition()] * (len(tables) + 1)  # after[j]: what tables j, j+1, ... tell apart
-    for j in range(len(tables) - 1, -1, -1):
-        after[j] = tables[j].partition.join(after[j + 1])
-    first_sizes = sizes = group_sizes(after[0], supply, attributes)
-    states = np.array([list(sizes.values())], dtype=np.int8)
-    held = np.zeros((1, 0), dtype=np.int64)  # the open links' values, per state
-    open_links: list[int] = []
-    domain: dict[int, int] = {}  # link -> how many values it can take
-    for t in tables:
-        for i, link in enumerate(t.links):
-            domain[link] = max(domain.get(link, 1), int(t.values[:, i].max(initial=0)) + 1)
-    plan = []
-    bound, most, pairs = 1, 1, 0
-    for j, table in enumerate(tables):
-        keys = list(sizes)
-        here, _ = table.regroup(after[j], sizes)
-        take = here.counts
-        taken_most = int(take.astype(np.int64).sum(axis=1).max(initial=0))
-        bound *= _sum_bound(here.weights) * math.comb(len(supply), taken_most)
-        closing = [i for i, link in enumerate(here.links) if link in open_links]
-        opening = [i for i, link in enumerate(here.links) if link not in open_links]
-        match = here.values[:, closing].astype(np.int64)
-        state_match = held[:, [open_links.index(here.links[i]) for i in closing]]
-        s_index, r_index = _matching(state_match, match)
-        ok = np.all(states[s_index] >= take[r_index], axis=1)  # the row's cards are left
-        s_index, r_index = s_index[ok], r_index[ok]
-        pairs += len(s_index)
-        keep_open = [i for i, link in enumerate(open_links) if link not in here.links]
-        open_links = [open_links[i] for i in keep_open] + [here.links[i] for i in opening]
-        link_radix = [domain[link] for link in open_links]
-        kept, opened = held[:, keep_open], here.values[:, opening].astype(np.int64)
-        radix = [sizes[k] + 1 for k in keys] + link_radix
-        place = _place_values(radix)
-        if place is not None:  # the state each pair reaches, as one int64 key: a sum
-            g, k = len(keys), len(keep_open)
-            from_state = states.astype(np.int64) @ place[:g] + kept @ place[g : g + k]
-            from_row = opened @ place[g + k :] - take.astype(np.int64) @ place[:g]
-            _, fine_first, fine_id = np.unique(
-                from_state[s_index] + from_row[r_index], return_index=True, return_inverse=True
-            )
-            fine_id = fine_id.reshape(-1)
-            s_first, r_first = s_index[fine_first], r_index[fine_first]
-            fine_left = states[s_first] - take[r_first]
-            fine_held = np.concatenate([kept[s_first], opened[r_first]], axis=1)
-        else:
-            left = states[s_index] - take[r_index]
-            new_held = np.concatenate([kept[s_index], opened[r_index]], axis=1)
-            fine_first, fine_id = _ids(
-                np.concatenate([left.astype(np.int64), new_held], axis=1), radix
-            )
-            fine_left, fine_held = left[fine_first], new_held[fine_first]
-        sizes = group_sizes(after[j + 1], supply, attributes)
-        where = {k: i for i, k in enumerate(sizes)}
-        coarse = np.zeros((len(fine_first), len(sizes)), dtype=np.int64)
-        for g, k in enumerate(keys):
-            coarse[:, where[after[j + 1].coarser_key(k)]] += fine_left[:, g]
-        coarse_first, coarse_id = _ids(
-            np.concatenate([coarse, fine_held], axis=1),
-            [n + 1 for n in sizes.values()] + link_radix,
-        )
-        plan.append((here, states, s_index, r_index, fine_id, fine_left, coarse_id))
-        if TRACE:
-            print(
-                f"    step {j} {table.hand} rows {table.rows}->{here.rows} keys {len(keys)} states {len(states)} pairs {len(s_index)} fine {len(fine_first)} coarse {len(coarse_first)} links {open_links}"
-            )
-        states, held = coarse[coarse_first].astype(np.int8), fine_held[coarse_first]
-        most = max(most, len(states))
-    primes = max(1, (bound.bit_length() + 33) // 30)
+    plan, first_sizes, most, pairs = _forward(tables, supply, attributes)
+    here = plan[0].table
+    bits = _magnitude(plan)
+    primes = max(1, (bits + 40) // 30)
     if primes > len(PRIMES):
         raise OverflowError("the totals are too large for the prime lanes")
     moduli = PRIMES[:primes]
-    completion = np.ones((len(states), primes), dtype=np.int64)  # each final state: 1 ...
-    paths = np.ones((len(states), primes), dtype=np.int64)  # ... and one way to end there
-    for j in range(len(tables) - 1, -1, -1):
-        here, before, s_index, r_index, fine_id, fine_left, coarse_id = plan[j]
-        reached = _product(INVFACT_MOD, fine_left, moduli) * completion[coarse_id] % moduli
-        row = residues(here.weights, moduli) * _product(INVFACT_MOD, here.counts, moduli)
-        value = row[r_index] % moduli * reached[fine_id] % moduli
-        count = paths[coarse_id][fine_id]
+    completion = np.ones((1, primes), dtype=np.int64)  # the one final state: 1 ...
+    small = math.prod(step.table.rows for step in plan) < 2**62  # paths fit int64
+    paths = np.ones(1, dtype=np.int64 if small else object)  # ... and one way to end there
+    for j in range(len(plan) - 1, -1, -1):
+        step = plan[j]
+        reached = _product(INVFACT_MOD, step.fine_left, moduli) * completion[step.coarse_id]
+        reached %= moduli
+        row = residues(step.table.weights, moduli)
+        row = row * _product(INVFACT_MOD, step.table.counts, moduli) % moduli
+        value = row[step.r_index] * reached[step.fine_id] % moduli
+        count = paths[step.coarse_id][step.fine_id]
         if j == 0:
             break
-        starts = np.flatnonzero(np.concatenate(([True], s_index[1:] != s_index[:-1])))
-        completion = np.zeros((len(before), primes), dtype=np.int64)
-        paths = np.zeros((len(before), primes), dtype=np.int64)
-        if len(s_index):
-            completion[s_index[starts]] = np.add.reduceat(value, starts, axis=0) % moduli
-            paths[s_index[starts]] = np.add.reduceat(count, starts, axis=0) % moduli
-        completion = completion * _product(FACT_MOD, before, moduli) % moduli
-    here, before, s_index, r_index = plan[0][:4]
+        starts = _starts(step.s_index)
+        completion = np.zeros((len(step.before), primes), dtype=np.int64)
+        paths = np.zeros(len(step.before), dtype=paths.dtype)
+        if len(starts):
+            completion[step.s_index[starts]] = np.add.reduceat(value, starts, axis=0) % moduli
+            paths[step.s_index[starts]] = np.add.reduceat(count, starts)
+        completion = completion * _product(FACT_MOD, step.before, moduli) % moduli
+    step = plan[0]
     per_row = np.zeros((here.rows, primes), dtype=np.int64)
-    per_row[r_index] = value * _product(FACT_MOD, before, moduli)[0] % moduli
-    worlds = crt(count.sum(axis=0, keepdims=True) % moduli, moduli)[0] if len(count) else 0
+    per_row[step.r_index] = value * _product(FACT_MOD, step.before, moduli)[0] % moduli
+    worlds = int(count.sum()) if len(count) else 0
     order, starts = runs(here.counts)  # rows differing only in link values: one
     counts = here.counts[order[starts]]
     summed_rows = (
@@ -585,6 +570,183 @@ def contract(
         np.zeros((len(counts), 0), np.int32),
     )
     return Contracted(first, weights, first_sizes, worlds, most, pairs)
+
+
+@dataclass
+class _Step:
+    """One table's turn in a contraction: the table over the groups the programme tells apart
+    there, the states before it, and for each (state, row) pair that can happen the state
+    reached: fine (before merging groups no later table tells apart), then merged."""
+
+    table: Table
+    before: np.ndarray  # [state, group]
+    s_index: np.ndarray
+    r_index: np.ndarray
+    fine_id: np.ndarray  # per pair
+    fine_left: np.ndarray  # per fine state: what is left of each group
+    coarse_id: np.ndarray  # per fine state
+
+
+def _forward(
+    tables: Sequence[Table], supply: list[str], attributes: Mapping[str, frozenset[str]]
+) -> tuple[list[_Step], dict[Key, int], int, int]:
+    """The reachable states of the programme, table by table."""
+    after = [Partition()] * (len(tables) + 1)  # after[j]: what tables j, j+1, ... tell apart
+    for j in range(len(tables) - 1, -1, -1):
+        after[j] = tables[j].partition.join(after[j + 1])
+    first_sizes = sizes = group_sizes(after[0], supply, attributes)
+    states = np.array([list(sizes.values())], dtype=np.int8)
+    held = np.zeros((1, 0), dtype=np.int64)  # the open links' values, per state
+    open_links: list[int] = []
+    domain: dict[int, int] = {}  # link -> how many values it can take
+    for t in tables:
+        for i, link in enumerate(t.links):
+            domain[link] = max(domain.get(link, 1), int(t.values[:, i].max(initial=0)) + 1)
+    plan = []
+    most, pairs = 1, 0
+    for j, table in enumerate(tables):
+        keys = list(sizes)
+        here, _ = table.regroup(after[j], sizes)
+        take = here.counts
+        closing = [i for i, link in enumerate(here.links) if link in open_links]
+        opening = [i for i, link in enumerate(here.links) if link not in open_links]
+        match = here.values[:, closing].astype(np.int64)
+        state_match = held[:, [open_links.index(here.links[i]) for i in closing]]
+        s_index, r_index = _matching(state_match, match)
+        keep_open = [i for i, link in enumerate(open_links) if link not in here.links]
+        open_links = [open_links[i] for i in keep_open] + [here.links[i] for i in opening]
+        kept, opened = held[:, keep_open], here.values[:, opening].astype(np.int64)
+        fields = _Fields([sizes[k] for k in keys], [domain[link] for link in open_links])
+        if fields.fit:  # every state reached is one int64 key: the state's minus the row's
+            reach = (
+                fields.state_keys(states, kept)[s_index] + fields.row_keys(take, opened)[r_index]
+            )
+            ok = fields.affordable(reach)
+            s_index, r_index = s_index[ok], r_index[ok]
+            fine_first, fine_id = _distinct(reach[ok])
+        else:
+            ok = np.all(states[s_index] >= take[r_index], axis=1)
+            s_index, r_index = s_index[ok], r_index[ok]
+            rows = np.concatenate(
+                [
+                    (states[s_index] - take[r_index]).astype(np.int64),
+                    kept[s_index],
+                    opened[r_index],
+                ],
+                axis=1,
+            )
+            fine_first, fine_id = _ids(rows, [n + 1 for n in fields.sizes] + fields.links)
+        pairs += len(s_index)
+        s_first, r_first = s_index[fine_first], r_index[fine_first]
+        fine_left = states[s_first] - take[r_first]
+        fine_held = np.concatenate([kept[s_first], opened[r_first]], axis=1)
+        sizes = group_sizes(after[j + 1], supply, attributes)
+        where = {k: i for i, k in enumerate(sizes)}
+        coarse = np.zeros((len(fine_first), len(sizes)), dtype=np.int64)
+        for g, k in enumerate(keys):
+            coarse[:, where[after[j + 1].coarser_key(k)]] += fine_left[:, g]
+        coarse_first, coarse_id = _ids(
+            np.concatenate([coarse, fine_held], axis=1),
+            [n + 1 for n in sizes.values()] + fields.links,
+        )
+        plan.append(_Step(here, states, s_index, r_index, fine_id, fine_left, coarse_id))
+        if TRACE:
+            distinct = len(
+                {
+                    (tuple(c), tuple(v))
+                    for c, v in zip(take.tolist(), here.values[:, closing].tolist())
+                }
+            )
+            print(
+                f"    step {j} {table.hand} rows {table.rows}->{here.rows} (distinct take+closing {distinct}) keys {len(keys)} states {len(states)} pairs {len(s_index)} fine {len(fine_first)} coarse {len(coarse_first)} open {len(open_links)}"
+            )
+        states, held = coarse[coarse_first].astype(np.int8), fine_held[coarse_first]
+        most = max(most, len(states))
+    return plan, first_sizes, most, pairs
+
+
+HASHED = 300_000  # more keys than this: pandas' hash table groups them (it sorts no keys)
+
+
+def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The index of the first of each distinct key, and each key's distinct id."""
+    if len(keys) <= HASHED:
+        _, first, ids = np.unique(keys, return_index=True, return_inverse=True)
+        return first, ids.reshape(-1)
+    import pandas  # OR-Tools' own dependency; imported only for large states
+
+    ids, _ = pandas.factorize(keys)
+    seen = np.maximum.accumulate(ids)  # ids come in order of first appearance
+    return np.flatnonzero(np.concatenate(([True], seen[1:] > seen[:-1]))), ids.astype(np.int64)
+
+
+class _Fields:
+    """A state of the programme (what is left of each group, then the open links' values) as
+    bit fields of one int64. Each group's field has a guard bit above its value, so that
+    subtracting a row's cards borrows from the guard exactly when the row takes more than is
+    left, and never from the next field."""
+
+    def __init__(self, sizes: Sequence[int], links: Sequence[int]):
+        self.sizes, self.links = list(sizes), list(links)
+        widths = [n.bit_length() + 1 for n in self.sizes] + [
+            max(d - 1, 1).bit_length() for d in self.links
+        ]
+        self.offsets = np.concatenate(([0], np.cumsum(widths)[:-1])).astype(np.int64)
+        self.fit = sum(widths) <= 62
+        g = len(self.sizes)
+        self.guards = np.array([1 << n.bit_length() for n in self.sizes], dtype=np.int64)
+        self.guard_mask = int(np.sum(self.guards << self.offsets[:g])) if g else 0
+
+    def state_keys(self, states: np.ndarray, links: np.ndarray) -> np.ndarray:
+        g = len(self.sizes)
+        shifted = (states.astype(np.int64) + self.guards) << self.offsets[:g]
+        kept = links << self.offsets[g : g + links.shape[1]]
+        return shifted.sum(axis=1) + kept.sum(axis=1)
+
+    def row_keys(self, take: np.ndarray, links: np.ndarray) -> np.ndarray:
+        """A row's part of the key reached: its opened links' values, minus its cards."""
+        g = len(self.sizes)
+        opened = links << self.offsets[len(self.offsets) - links.shape[1] :]
+        return opened.sum(axis=1) - (take.astype(np.int64) << self.offsets[:g]).sum(axis=1)
+
+    def affordable(self, keys: np.ndarray) -> np.ndarray:
+        return (keys & self.guard_mask) == self.guard_mask
+
+
+def _starts(index: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of a sorted index begins."""
+    if len(index) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.flatnonzero(np.concatenate(([True], index[1:] != index[:-1])))
+
+
+def _magnitude(plan: list[_Step]) -> int:
+    """About how many bits the contraction's total needs: the backward pass in floating point,
+    rescaled at every turn (true value = value × 2^scale) so that it cannot overflow."""
+    log_fact = np.array([math.lgamma(n + 1) for n in range(64)]) / math.log(2)
+    completion, scale = np.ones(1), 0.0
+    for step in reversed(plan):
+        weights = np.array([float(w) for w in step.table.weights])
+        log_row = np.full(len(weights), -np.inf)
+        positive = weights > 0
+        log_row[positive] = np.log2(weights[positive])
+        log_row -= log_fact[step.table.counts.astype(np.int64)].sum(axis=1)
+        top_row = float(log_row.max(initial=-np.inf))
+        if not np.isfinite(top_row) or len(step.s_index) == 0:
+            return 1
+        reached = completion[step.coarse_id] * np.exp2(
+            -log_fact[step.fine_left.astype(np.int64)].sum(axis=1)
+        )
+        value = np.exp2(log_row - top_row)[step.r_index] * reached[step.fine_id]
+        starts = _starts(step.s_index)
+        total = np.zeros(len(step.before))
+        total[step.s_index[starts]] = np.add.reduceat(value, starts)
+        total *= np.exp2(log_fact[step.before.astype(np.int64)].sum(axis=1))
+        top = float(total.max(initial=0))
+        if top <= 0:
+            return 1
+        completion, scale = total / top, scale + top_row + math.log2(top)
+    return max(1, int(math.ceil(scale)) + 1)
 
 
 def _sum_bound(weights: np.ndarray) -> int:

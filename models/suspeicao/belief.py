@@ -256,39 +256,42 @@ class Belief:
             self.fold()
 
     def fold(self) -> None:
-        """A factor on one link goes into the other table of the link; one on none goes."""
+        """A factor whose links all lead to one other table is multiplied into it (those links
+        forgotten); a factor on no link goes."""
         while True:
-            single = next((f for f in self.factors if len(f.links) <= 1), None)
-            if single is None:
+            for factor in self.factors:
+                ends = {id(t): t for t in self._ends(factor)}
+                if len(ends) <= 1:
+                    break
+            else:
                 return
-            self.factors.remove(single)
-            if single.links:
-                weight = dict(zip(single.values[:, 0].tolist(), single.weights, strict=True))
-                self._fold_into(single.links[0], weight)
+            self.factors.remove(factor)
+            if ends:
+                (partner,) = ends.values()
+                folded = partner.times_factor(factor)
+                if folded.rows == 0:
+                    raise Impossible(-1)
+                self._replace(partner, folded)
 
-    def _fold_into(self, link: int, weight: dict) -> None:
-        def folded(t: Table) -> Table:
-            at = t.links.index(link)
-            factor = np.array([weight.get(v, 0) for v in t.values[:, at].tolist()], dtype=object)
-            out = t.keep(np.ones(t.rows, bool), factor).without_link(link)
-            if out.rows == 0:
-                raise Impossible(-1)
-            return out
+    def _ends(self, factor: Table) -> list[Table]:
+        """The other tables of each of `factor`'s links."""
+        return [
+            t
+            for t in self.all_tables()
+            if t is not factor and any(link in t.links for link in factor.links)
+        ]
 
-        for table in self.tables.values():
-            if link in table.links:
-                self.put(folded(table))
+    def _replace(self, old: Table, new: Table) -> None:
+        for hand, table in self.tables.items():
+            if table is old:
+                self.tables[hand] = new
                 return
         for parts in self.received.values():
             for i, t in enumerate(parts):
-                if link in t.links:
-                    parts[i] = folded(t)
+                if t is old:
+                    parts[i] = new
                     return
-        for i, t in enumerate(self.factors):
-            if link in t.links:
-                self.factors[i] = folded(t)
-                return
-        raise AssertionError(f"link {link} has no other end")
+        self.factors[next(i for i, t in enumerate(self.factors) if t is old)] = new
 
     # -- a hand as one table -----------------------------------------------------------------
 
@@ -355,6 +358,7 @@ class Belief:
                 self.fact(step.place, requirement(step.requirement), step.has)
             else:  # pragma: no cover - every step type is handled above
                 raise TypeError(step)
+            self.fold()
         except Impossible:
             raise Impossible(step.event) from None
         self.forget()
@@ -511,14 +515,22 @@ class Belief:
     def hand(self, place: str) -> HandPosterior:
         """The posterior of `place`'s whole hand: every table contracted with that hand first
         (so its rows tell apart everything any table does)."""
+        if self.pooled_only(place):  # hands nothing looked into, of one size, are alike
+            key = f"pooled hand of {self.pooled[place]}"
+            if key not in self._asked:
+                self._asked[key] = self._contract(place)
+            return self._asked[key]
         if place not in self._asked:
-            trial = self.copy()
-            first = trial.whole(place)
-            others = trial.folded(first)
-            order = order_tables(first, others, trial.supply, trial.attributes)
-            found = contract(order, trial.supply, trial.attributes)
-            self._asked[place] = posterior_of(found, trial)
+            self._asked[place] = self._contract(place)
         return self._asked[place]
+
+    def _contract(self, place: str) -> HandPosterior:
+        """Every table contracted with `place`'s whole hand first."""
+        trial = self.copy()
+        first = trial.whole(place)
+        others = trial.folded(first)
+        order = order_tables(first, others, trial.supply, trial.attributes)
+        return posterior_of(contract(order, trial.supply, trial.attributes), trial)
 
     def folded(self, first: Table) -> list[Table]:
         """Every table but `first`, each card another hand received and has not looked into
@@ -526,7 +538,9 @@ class Belief:
         others = [t for t in [*self.tables.values(), *self.factors] if t is not first]
         loose = []
         for card in (t for parts in self.received.values() for t in parts):
-            giver = next((i for i, t in enumerate(others) if card.links[0] in t.links), None)
+            giver = next(
+                (i for i, t in enumerate(others) if card.links and card.links[0] in t.links), None
+            )
             if giver is None:
                 loose.append(card)
                 continue

@@ -103,7 +103,7 @@ def fuzz(strategy: st.SearchStrategy[Case], examples: int):
     return test
 
 
-test_example_mutants = fuzz(example_mutant(), 140)
-test_deck_mutants = fuzz(deck_mutant(), 50)
-test_generated_documents = fuzz(generated_document(), 50)
-test_every_kind_of_case_long = pytest.mark.long(fuzz(cases, 3000 if LONG else 300))
+test_example_mutants = fuzz(example_mutant(), 400)
+test_deck_mutants = fuzz(deck_mutant(), 120)
+test_generated_documents = fuzz(generated_document(), 150)
+test_every_kind_of_case_long = pytest.mark.long(fuzz(cases, 5000 if LONG else 500))

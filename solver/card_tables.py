@@ -32,12 +32,12 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 SAFE = 2**62
-TRACE = False
+SERIALS = itertools.count()  # names each table made, for memos
 Key = tuple[tuple[str, ...], str]  # (the partition's predicates the cards meet, a single or "")
 
 
@@ -118,6 +118,13 @@ def runs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     if rows.shape[1] == 0:
         return np.arange(len(rows)), np.zeros(1, dtype=np.int64)
+    low = int(rows.min())
+    place = _place_values([int(top) - low + 1 for top in rows.max(axis=0)]) if low >= -64 else None
+    if place is not None:  # one int64 key per row sorts fastest
+        keys = (rows.astype(np.int64) - low) @ place
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        return order, np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
     flat = np.ascontiguousarray(rows)
     view = flat.view(np.dtype((np.void, flat.dtype.itemsize * flat.shape[1])))[:, 0]
     order = np.argsort(view, kind="stable")
@@ -146,7 +153,7 @@ def compositions(total: int, caps: Sequence[int]) -> np.ndarray:
     return np.array(found, dtype=np.int8).reshape(len(found), len(caps))
 
 
-COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=object)
+COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)
 
 
 # -- tables ------------------------------------------------------------------------------------------
@@ -154,40 +161,32 @@ COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype
 
 @dataclass
 class Table:
-    """One hand's explicit slots (`hand` None: a factor on links alone): rows of counts
-    [row, group] over the groups `keys` of `partition`, exact `weights`, and for each of
-    `links` the value [row, link] (which group of the link's own list the moved card was)."""
+    """The explicit slots of one or more hands whose cards are tied together (`hands`; a card
+    received and not yet looked into is a part of its own, named ""; a factor on links alone
+    has none): rows of counts [row, hand, group] over the groups `keys` of `partition`, exact
+    `weights`, and for each of `links` the value [row, link]: which group of its own list the
+    card that moved between this table and another one was."""
 
-    hand: str | None
+    hands: list[str]
     partition: Partition
     keys: list[Key]
     counts: np.ndarray
     weights: np.ndarray
     links: list[int]
     values: np.ndarray
+    serial: int = field(default_factory=lambda: next(SERIALS))  # tables are never changed
 
     @classmethod
     def empty(cls, hand: str, keys: list[Key], partition: Partition = Partition()) -> Table:
         """A hand with no explicit card: one row, weight 1."""
         return cls(
-            hand,
+            [hand],
             partition,
             keys,
-            np.zeros((1, len(keys)), np.int8),
+            np.zeros((1, 1, len(keys)), np.int8),
             np.ones(1, np.int64),
             [],
             np.zeros((1, 0), np.int32),
-        )
-
-    def copy(self) -> Table:
-        return Table(
-            self.hand,
-            self.partition,
-            list(self.keys),
-            self.counts.copy(),
-            self.weights.copy(),
-            list(self.links),
-            self.values.copy(),
         )
 
     @property
@@ -197,20 +196,57 @@ class Table:
     def index(self, key: Key) -> int:
         return self.keys.index(key)
 
+    def column(self, hand: str) -> int:
+        return self.hands.index(hand)
+
+    def take(self) -> np.ndarray:
+        """How many cards of each group the table's hands hold together [row, group]."""
+        return self.counts.astype(np.int64).sum(axis=1)
+
+    def ways_within(self) -> np.ndarray:
+        """Per row, in how many ways the cards the table takes split between its hands:
+        Π_group (Σ_hand count)! / Π_hand count! (1 for one hand)."""
+        out = np.ones(self.rows, dtype=np.int64)
+        if len(self.hands) <= 1:
+            return out
+        total = self.take()
+        for h in range(len(self.hands) - 1):
+            part = self.counts[:, h, :].astype(np.int64)
+            for g in range(len(self.keys)):
+                out = out * COMB[total[:, g], part[:, g]]
+            total = total - part
+        return out
+
+    def collapsed(self) -> Table:
+        """The table as one part taking its hands' cards together, the ways they split them
+        (Π_group multinomial) in the weights: the same for every finer partition, by
+        Vandermonde's identity."""
+        return self.like(
+            hands=[""],
+            counts=self.take()[:, None, :].astype(np.int8),
+            weights=times(self.weights, self.ways_within()),
+        ).merged()
+
+    def like(self, **changes) -> Table:
+        """A copy with some fields replaced (arrays are shared unless replaced)."""
+        fields = dict(
+            hands=self.hands,
+            partition=self.partition,
+            keys=self.keys,
+            counts=self.counts,
+            weights=self.weights,
+            links=self.links,
+            values=self.values,
+        )
+        fields.update(changes)
+        return Table(**fields)
+
     def pick(self, index: np.ndarray, factor: np.ndarray | None = None) -> Table:
         """The rows `index` (with repeats), their weights multiplied by `factor`."""
         weights = self.weights[index]
         if factor is not None:
             weights = times(weights, factor)
-        return Table(
-            self.hand,
-            self.partition,
-            self.keys,
-            self.counts[index],
-            weights,
-            self.links,
-            self.values[index],
-        )
+        return self.like(counts=self.counts[index], weights=weights, values=self.values[index])
 
     def keep(self, mask: np.ndarray, factor: np.ndarray | None = None) -> Table:
         """The rows where `mask` holds, weights multiplied by `factor` (rows of factor 0 go)."""
@@ -224,42 +260,31 @@ class Table:
         """Equal rows (counts and link values) become one, weights added and reduced."""
         keep = self.weights != 0
         counts, values, weights = self.counts[keep], self.values[keep], self.weights[keep]
-        both = np.concatenate([counts.astype(np.int32), values], axis=1)
-        order, starts = runs(both)
-        return Table(
-            self.hand,
-            self.partition,
-            self.keys,
-            counts[order[starts]],
-            reduced(summed(weights[order], starts)),
-            self.links,
-            values[order[starts]],
+        flat = counts.reshape(len(counts), counts.shape[1] * counts.shape[2]).astype(np.int32)
+        order, starts = runs(np.concatenate([flat, values], axis=1))
+        return self.like(
+            counts=counts[order[starts]],
+            weights=reduced(summed(weights[order], starts)),
+            values=values[order[starts]],
         )
 
     def with_link(self, link: int, values: np.ndarray) -> Table:
-        return Table(
-            self.hand,
-            self.partition,
-            self.keys,
-            self.counts,
-            self.weights,
-            [*self.links, link],
-            np.concatenate([self.values, values[:, None].astype(np.int32)], axis=1),
+        return self.like(
+            links=[*self.links, link],
+            values=np.concatenate([self.values, values[:, None].astype(np.int32)], axis=1),
         )
 
-    def without_link(self, link: int) -> Table:
-        """The table with a link column summed out (its partner no longer cares)."""
-        at = self.links.index(link)
-        keep = [i for i in range(len(self.links)) if i != at]
-        return Table(
-            self.hand,
-            self.partition,
-            self.keys,
-            self.counts,
-            self.weights,
-            [self.links[i] for i in keep],
-            self.values[:, keep],
-        ).merged()
+    def without_links(self, links: Sequence[int]) -> Table:
+        """The table with some link columns summed out (their other ends no longer care)."""
+        keep = [i for i, link in enumerate(self.links) if link not in links]
+        return self.like(links=[self.links[i] for i in keep], values=self.values[:, keep]).merged()
+
+    def without_hand(self, hand: str) -> Table:
+        """The table without a hand that holds none of its cards any more."""
+        h = self.column(hand)
+        assert not self.counts[:, h, :].any()
+        keep = [i for i in range(len(self.hands)) if i != h]
+        return self.like(hands=[self.hands[i] for i in keep], counts=self.counts[:, keep, :])
 
     def times_factor(self, factor: Table) -> Table:
         """This table with a factor on some of its links (a table of no cards whose links all
@@ -270,17 +295,7 @@ class Table:
         multiplier = np.array(
             [weight.get(tuple(v), 0) for v in self.values[:, at].tolist()], dtype=object
         )
-        out = self.keep(np.ones(self.rows, bool), multiplier)
-        keep = [i for i in range(len(out.links)) if i not in at]
-        return Table(
-            out.hand,
-            out.partition,
-            out.keys,
-            out.counts,
-            out.weights,
-            [out.links[i] for i in keep],
-            out.values[:, keep],
-        ).merged()
+        return self.keep(np.ones(self.rows, bool), multiplier).without_links(factor.links)
 
     def regroup(self, partition: Partition, sizes: Mapping[Key, int]) -> tuple[Table, np.ndarray]:
         """The table over a finer `partition` (whose groups have `sizes` cards in the supply), and
@@ -291,45 +306,99 @@ class Table:
         keys = list(sizes)
         where = {k: i for i, k in enumerate(self.keys)}
         parent = [where.get(self.partition.coarser_key(k), -1) for k in keys]
+        hands = len(self.hands)
         index = np.arange(self.rows)
-        new = np.zeros((self.rows, len(keys)), dtype=np.int8)
+        new = np.zeros((self.rows, hands, len(keys)), dtype=np.int8)
         for old in range(len(self.keys)):
             children = [i for i, p in enumerate(parent) if p == old]
-            wanted = self.counts[index, old]
             if not children:  # no card of this group is left in the supply
-                ok = wanted == 0
+                ok = self.counts[index, :, old].sum(axis=1) == 0
                 index, new = index[ok], new[ok]
-                continue
-            if len(children) == 1:  # the same group: only the capacity to check
-                ok = wanted <= sizes[keys[children[0]]]
-                index, new = index[ok], new[ok]
-                new[:, children[0]] = wanted[ok]
                 continue
             caps = [sizes[keys[i]] for i in children]
-            picked, blocks = [], []
-            for total in np.unique(wanted):
-                splits = compositions(int(total), caps)
-                at = np.flatnonzero(wanted == total)
-                if len(splits) == 0:
+            for h in range(hands):
+                wanted = self.counts[index, h, old]
+                if len(children) == 1:  # the same group: only the capacity to check
+                    ok = wanted <= caps[0]
+                    index, new = index[ok], new[ok]
+                    new[:, h, children[0]] = wanted[ok]
                     continue
-                rep = np.repeat(at, len(splits))
-                block = new[rep]
-                block[:, children] = np.tile(splits, (len(at), 1))
-                picked.append(rep)
-                blocks.append(block)
-            chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
-            index = index[chosen]
-            new = np.concatenate(blocks) if blocks else new[:0]
-        table = Table(
-            self.hand,
-            partition,
-            keys,
-            new,
-            self.weights[index],
-            self.links,
-            self.values[index],
+                picked, blocks = [], []
+                for total in np.unique(wanted):
+                    splits = compositions(int(total), caps)
+                    at = np.flatnonzero(wanted == total)
+                    if len(splits) == 0:
+                        continue
+                    rep = np.repeat(at, len(splits))
+                    block = new[rep]
+                    block[:, h, children] = np.tile(splits, (len(at), 1))
+                    picked.append(rep)
+                    blocks.append(block)
+                chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
+                index = index[chosen]
+                new = np.concatenate(blocks) if blocks else new[:0]
+        if hands > 1:  # the hands together cannot hold more of a group than there is
+            fits = np.all(
+                new.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1
+            )
+            index, new = index[fits], new[fits]
+        return (
+            self.like(
+                partition=partition,
+                keys=keys,
+                counts=new,
+                weights=self.weights[index],
+                values=self.values[index],
+            ),
+            index,
         )
-        return table, index
+
+
+def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
+    """One table for two: every pair of rows with equal values on the links they share (those
+    links then forgotten), the hands side by side, weights multiplied. `sizes`: the supply's
+    groups under the joined partition."""
+    partition = a.partition.join(b.partition)
+    a, _ = a.regroup(partition, sizes)
+    b, _ = b.regroup(partition, sizes)
+    shared = [link for link in a.links if link in b.links]
+    i, j = _matching(
+        a.values[:, [a.links.index(x) for x in shared]].astype(np.int64),
+        b.values[:, [b.links.index(x) for x in shared]].astype(np.int64),
+    )
+    counts = np.concatenate([a.counts[i], b.counts[j]], axis=1)
+    fits = np.all(counts.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1)
+    i, j, counts = i[fits], j[fits], counts[fits]
+    keep_a = [x for x in range(len(a.links)) if a.links[x] not in shared]
+    keep_b = [x for x in range(len(b.links)) if b.links[x] not in shared]
+    return Table(
+        [*a.hands, *b.hands],
+        partition,
+        a.keys,
+        counts,
+        reduced(times(a.weights[i], b.weights[j])),
+        [a.links[x] for x in keep_a] + [b.links[x] for x in keep_b],
+        np.concatenate([a.values[i][:, keep_a], b.values[j][:, keep_b]], axis=1),
+    ).merged()
+
+
+def combine(whole: Table, part: Table, hand: str, sizes: Mapping[Key, int]) -> Table:
+    """`whole` with a one-part table (a card `hand` received) put into `hand`'s column: every
+    pair of rows with equal values on shared links, counts added, each weight × Π C(count,
+    part's count) (which of the hand's cards are the part's)."""
+    joined = join(whole, part, sizes)
+    h, extra = joined.column(hand), len(joined.hands) - 1
+    counts = joined.counts.astype(np.int64)
+    merged = counts[:, h, :] + counts[:, extra, :]
+    factor = np.ones(joined.rows, dtype=np.int64)
+    for g in range(merged.shape[1]):
+        factor = factor * COMB[merged[:, g], counts[:, extra, g]]
+    counts[:, h, :] = merged
+    return joined.like(
+        hands=joined.hands[:extra],
+        counts=counts[:, :extra, :].astype(np.int8),
+        weights=reduced(times(joined.weights, factor)),
+    ).merged()
 
 
 # -- contraction: the exact sum over every table and the supply -------------------------------------
@@ -482,10 +551,22 @@ def _ids(rows: np.ndarray, radix: Sequence[int]) -> tuple[np.ndarray, np.ndarray
 
 
 def _product(table: np.ndarray, counts: np.ndarray, moduli: np.ndarray) -> np.ndarray:
-    """Π_g table[counts[:, g]] modulo each prime: [rows, prime]."""
-    out = np.ones((len(counts), len(moduli)), dtype=np.int64)
-    for g in range(counts.shape[1]):
-        out = out * table[counts[:, g].astype(np.int64), : len(moduli)] % moduli
+    """Π_g table[counts[:, g]] modulo each prime: [rows, prime]. Groups go three at a time
+    through a small table of their products (a third of the multiplications)."""
+    counts = counts.astype(np.int64)
+    primes = len(moduli)
+    out = np.ones((len(counts), primes), dtype=np.int64)
+    for start in range(0, counts.shape[1], 3):
+        block = counts[:, start : start + 3]
+        tops = [int(block[:, i].max(initial=0)) + 1 for i in range(block.shape[1])]
+        joint = table[: tops[0], :primes]
+        index = block[:, 0].copy()
+        for i in range(1, block.shape[1]):
+            joint = (joint[:, None, :] * table[None, : tops[i], :primes] % moduli).reshape(
+                -1, primes
+            )
+            index = index * tops[i] + block[:, i]
+        out = out * joint[index] % moduli
     return out
 
 
@@ -509,67 +590,112 @@ class Contracted:
 
 
 def contract(
-    tables: Sequence[Table], supply: Iterable[str], attributes: Mapping[str, frozenset[str]]
+    tables: Sequence[Table],
+    supply: Iterable[str],
+    attributes: Mapping[str, frozenset[str]],
+    asked: int = 0,
 ) -> Contracted:
     """Σ over one row of every table (equal values on every link) of Π weights × ways, kept
-    apart by the first table's row. `ways` counts the physical layouts: in each table's turn
+    apart by the row of table `asked`. `ways` counts the physical layouts: in each table's turn
     its hand takes its cards from what is left of the supply, C(left, taken) per group; the
     state of the programme is what is left, told apart only as finely as the tables still to
-    come need, and the values of the links still open.
+    come need, and the values of the links still open. The tables before `asked` must tell
+    apart nothing the tables from `asked` on do not (so the asked rows tell apart everything).
 
     A forward pass finds the reachable states (`_forward`); a backward pass in floating point
-    measures how large the totals are, and one modulo that many primes (int64 numpy) sums the
-    completions exactly, the Chinese remainder theorem giving the integers back. C(left,
-    taken) = left! / taken! / (left - taken)! splits into a factor of the state, one of the row
-    and one of the state reached, so a state × row pair costs two multiplications a prime."""
+    measures how large the totals are; then, modulo that many primes (int64 numpy), forward
+    sums reach the asked table and backward sums come back to it, and the Chinese remainder
+    theorem gives the exact integers. C(left, taken) = left! / taken! / (left - taken)! splits
+    into a factor of the state, one of the row and one of the state reached, so a state × row
+    pair costs two multiplications a prime."""
     supply = list(supply)
-    plan, first_sizes, most, pairs = _forward(tables, supply, attributes)
-    here = plan[0].table
+    plan, first_sizes, most, pairs = _forward(tables, supply, attributes, asked)
     bits = _magnitude(plan)
     primes = max(1, (bits + 40) // 30)
     if primes > len(PRIMES):
         raise OverflowError("the totals are too large for the prime lanes")
     moduli = PRIMES[:primes]
+    small = math.prod(step.table.rows for step in plan) < 2**62  # path counts fit int64
+    kind = np.int64 if small else object
+    ahead = np.ones((1, primes), dtype=np.int64)  # each state before a turn: sums up to it
+    ahead_paths = np.ones(1, dtype=kind)
+    for step in plan[:asked]:
+        value = ahead[step.s_index] * _pair_factor(step, moduli)
+        ahead, ahead_paths = _gather(step, value % moduli, ahead_paths[step.s_index], moduli)
     completion = np.ones((1, primes), dtype=np.int64)  # the one final state: 1 ...
-    small = math.prod(step.table.rows for step in plan) < 2**62  # paths fit int64
-    paths = np.ones(1, dtype=np.int64 if small else object)  # ... and one way to end there
-    for j in range(len(plan) - 1, -1, -1):
-        step = plan[j]
-        reached = _product(INVFACT_MOD, step.fine_left, moduli) * completion[step.coarse_id]
-        reached %= moduli
-        row = residues(step.table.weights, moduli)
-        row = row * _product(INVFACT_MOD, step.table.counts, moduli) % moduli
-        value = row[step.r_index] * reached[step.fine_id] % moduli
-        count = paths[step.coarse_id][step.fine_id]
-        if j == 0:
-            break
+    paths = np.ones(1, dtype=kind)  # ... and one way to end there
+    for step in reversed(plan[asked + 1 :]):
+        reached = _reached(step, completion, moduli)
+        value = _row_factor(step, moduli)[step.r_index] * reached[step.fine_id] % moduli
         starts = _starts(step.s_index)
         completion = np.zeros((len(step.before), primes), dtype=np.int64)
-        paths = np.zeros(len(step.before), dtype=paths.dtype)
+        count = paths[step.coarse_id][step.fine_id]
+        paths = np.zeros(len(step.before), dtype=kind)
         if len(starts):
             completion[step.s_index[starts]] = np.add.reduceat(value, starts, axis=0) % moduli
             paths[step.s_index[starts]] = np.add.reduceat(count, starts)
         completion = completion * _product(FACT_MOD, step.before, moduli) % moduli
-    step = plan[0]
+    step = plan[asked]
+    here = step.table
+    value = ahead[step.s_index] * _product(FACT_MOD, step.before, moduli)[step.s_index] % moduli
+    value = value * _row_factor(step, moduli)[step.r_index] % moduli
+    value = value * _reached(step, completion, moduli)[step.fine_id] % moduli
+    count = ahead_paths[step.s_index] * paths[step.coarse_id][step.fine_id]
     per_row = np.zeros((here.rows, primes), dtype=np.int64)
-    per_row[step.r_index] = value * _product(FACT_MOD, step.before, moduli)[0] % moduli
+    order = np.argsort(step.r_index, kind="stable")
+    starts = _starts(step.r_index[order])
+    if len(starts):
+        per_row[step.r_index[order][starts]] = (
+            np.add.reduceat(value[order], starts, axis=0) % moduli
+        )
     worlds = int(count.sum()) if len(count) else 0
-    order, starts = runs(here.counts)  # rows differing only in link values: one
+    flat = here.counts.reshape(here.rows, here.counts.shape[1] * here.counts.shape[2])
+    order, starts = runs(flat)  # rows differing only in link values: one
     counts = here.counts[order[starts]]
     summed_rows = (
         np.add.reduceat(per_row[order], starts, axis=0) % moduli if len(order) else per_row
     )
     weights = crt(summed_rows, moduli) if len(counts) else []
-    first = Table(
-        here.hand,
-        here.partition,
-        here.keys,
-        counts,
-        np.ones(len(counts), np.int64),
-        [],
-        np.zeros((len(counts), 0), np.int32),
+    first = here.like(
+        counts=counts, weights=np.ones(len(counts), np.int64), links=[], values=counts[:, 0, :0]
     )
     return Contracted(first, weights, first_sizes, worlds, most, pairs)
+
+
+def _row_factor(step: _Step, moduli: np.ndarray) -> np.ndarray:
+    """weight / Π taken! of each row, modulo each prime."""
+    row = residues(step.table.weights, moduli)
+    return row * _product(INVFACT_MOD, step.take, moduli) % moduli
+
+
+def _reached(step: _Step, completion: np.ndarray, moduli: np.ndarray) -> np.ndarray:
+    """1 / Π left! × the completion of the merged state, for each fine state reached."""
+    invfact = _product(INVFACT_MOD, step.fine_left, moduli)
+    return invfact * completion[step.coarse_id] % moduli
+
+
+def _pair_factor(step: _Step, moduli: np.ndarray) -> np.ndarray:
+    """C(left, taken) × weight for each (state, row) pair, modulo each prime."""
+    value = _product(FACT_MOD, step.before, moduli)[step.s_index]
+    value = value * _row_factor(step, moduli)[step.r_index] % moduli
+    invfact = _product(INVFACT_MOD, step.fine_left, moduli)
+    return value * invfact[step.fine_id] % moduli
+
+
+def _gather(
+    step: _Step, value: np.ndarray, paths: np.ndarray, moduli: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pair values (and path counts) summed into the merged states they reach."""
+    target = step.coarse_id[step.fine_id]
+    size = int(step.coarse_id.max(initial=-1)) + 1
+    order = np.argsort(target, kind="stable")
+    starts = _starts(target[order])
+    sums = np.zeros((size, len(moduli)), dtype=np.int64)
+    counts = np.zeros(size, dtype=paths.dtype)
+    if len(starts):
+        sums[target[order][starts]] = np.add.reduceat(value[order], starts, axis=0) % moduli
+        counts[target[order][starts]] = np.add.reduceat(paths[order], starts)
+    return sums, counts
 
 
 @dataclass
@@ -579,6 +705,7 @@ class _Step:
     reached: fine (before merging groups no later table tells apart), then merged."""
 
     table: Table
+    take: np.ndarray  # [row, group]: the cards each row takes
     before: np.ndarray  # [state, group]
     s_index: np.ndarray
     r_index: np.ndarray
@@ -588,9 +715,14 @@ class _Step:
 
 
 def _forward(
-    tables: Sequence[Table], supply: list[str], attributes: Mapping[str, frozenset[str]]
+    tables: Sequence[Table],
+    supply: list[str],
+    attributes: Mapping[str, frozenset[str]],
+    asked: int,
 ) -> tuple[list[_Step], dict[Key, int], int, int]:
-    """The reachable states of the programme, table by table."""
+    """The reachable states of the programme, table by table. A table of several hands other
+    than the asked one only matters by what it takes: its rows are merged by that first (the
+    ways its hands split each group's cards go into the weights)."""
     after = [Partition()] * (len(tables) + 1)  # after[j]: what tables j, j+1, ... tell apart
     for j in range(len(tables) - 1, -1, -1):
         after[j] = tables[j].partition.join(after[j + 1])
@@ -606,8 +738,12 @@ def _forward(
     most, pairs = 1, 0
     for j, table in enumerate(tables):
         keys = list(sizes)
+        if j != asked and len(table.hands) > 1:
+            table = table.collapsed()
         here, _ = table.regroup(after[j], sizes)
-        take = here.counts
+        if len(here.hands) > 1:  # which of the taken cards each hand holds: counted here
+            here = here.like(weights=times(here.weights, here.ways_within()))
+        take = here.take()
         closing = [i for i, link in enumerate(here.links) if link in open_links]
         opening = [i for i, link in enumerate(here.links) if link not in open_links]
         match = here.values[:, closing].astype(np.int64)
@@ -649,17 +785,7 @@ def _forward(
             np.concatenate([coarse, fine_held], axis=1),
             [n + 1 for n in sizes.values()] + fields.links,
         )
-        plan.append(_Step(here, states, s_index, r_index, fine_id, fine_left, coarse_id))
-        if TRACE:
-            distinct = len(
-                {
-                    (tuple(c), tuple(v))
-                    for c, v in zip(take.tolist(), here.values[:, closing].tolist())
-                }
-            )
-            print(
-                f"    step {j} {table.hand} rows {table.rows}->{here.rows} (distinct take+closing {distinct}) keys {len(keys)} states {len(states)} pairs {len(s_index)} fine {len(fine_first)} coarse {len(coarse_first)} open {len(open_links)}"
-            )
+        plan.append(_Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id))
         states, held = coarse[coarse_first].astype(np.int8), fine_held[coarse_first]
         most = max(most, len(states))
     return plan, first_sizes, most, pairs
@@ -726,11 +852,11 @@ def _magnitude(plan: list[_Step]) -> int:
     log_fact = np.array([math.lgamma(n + 1) for n in range(64)]) / math.log(2)
     completion, scale = np.ones(1), 0.0
     for step in reversed(plan):
-        weights = np.array([float(w) for w in step.table.weights])
+        weights = step.table.weights.astype(np.float64)
         log_row = np.full(len(weights), -np.inf)
         positive = weights > 0
         log_row[positive] = np.log2(weights[positive])
-        log_row -= log_fact[step.table.counts.astype(np.int64)].sum(axis=1)
+        log_row -= log_fact[step.take].sum(axis=1)
         top_row = float(log_row.max(initial=-np.inf))
         if not np.isfinite(top_row) or len(step.s_index) == 0:
             return 1
@@ -754,58 +880,3 @@ def _sum_bound(weights: np.ndarray) -> int:
     if weights.dtype == object:
         return int(sum(weights))
     return int(float(weights.astype(np.float64).sum()) * (1 + 1e-9)) + 1
-
-
-def combine(whole: Table, part: Table, sizes: Mapping[Key, int]) -> Table:
-    """One table for a hand held as two parts (e.g. its own cards and a card it received): every
-    pair of rows, counts added, each weight × Π C(count, part's count) (which of the hand's cards
-    are the part's). `sizes`: the supply's groups under the joined partition."""
-    partition = whole.partition.join(part.partition)
-    a, _ = whole.regroup(partition, sizes)
-    b, _ = part.regroup(partition, sizes)
-    i = np.repeat(np.arange(a.rows), b.rows)
-    j = np.tile(np.arange(b.rows), a.rows)
-    counts = a.counts[i].astype(np.int64) + b.counts[j]
-    fits = np.all(counts <= np.array(list(sizes.values()), dtype=np.int64), axis=1)
-    i, j, counts = i[fits], j[fits], counts[fits]
-    factor = np.ones(len(i), dtype=object)
-    for g in range(counts.shape[1]):
-        if b.counts[:, g].any():
-            factor = factor * COMB[counts[:, g], b.counts[j, g].astype(np.int64)]
-    return Table(
-        whole.hand,
-        partition,
-        a.keys,
-        counts.astype(np.int8),
-        reduced(times(times(a.weights[i], b.weights[j]), factor)),
-        [*a.links, *b.links],
-        np.concatenate([a.values[i], b.values[j]], axis=1),
-    ).merged()
-
-
-def absorb(table: Table, card: Table, sizes: Mapping[Key, int]) -> Table:
-    """`table` with a one-card table it is linked to folded in (for a contraction only): each
-    row takes, besides its own cards, the card of the group its link value names. Taking them
-    together counts C(left, own + 1) layouts instead of C(left, own) × (left - own): each row
-    is weighted by its count of that group (which of them is the card)."""
-    link = card.links[0]
-    partition = table.partition.join(card.partition)
-    whole, _ = table.regroup(partition, sizes)
-    single, _ = card.regroup(partition, sizes)
-    at = whole.links.index(link)
-    rows, picks = _matching(whole.values[:, [at]].astype(np.int64), single.values.astype(np.int64))
-    counts = whole.counts[rows].astype(np.int64) + single.counts[picks]
-    group = np.argmax(single.counts[picks], axis=1)
-    fits = np.all(counts <= np.array(list(sizes.values()), dtype=np.int64), axis=1)
-    rows, counts, group = rows[fits], counts[fits], group[fits]
-    factor = counts[np.arange(len(rows)), group]
-    keep = [i for i in range(len(whole.links)) if i != at]
-    return Table(
-        whole.hand,
-        partition,
-        whole.keys,
-        counts.astype(np.int8),
-        times(whole.weights[rows], factor),
-        [whole.links[i] for i in keep],
-        whole.values[rows][:, keep],
-    ).merged()

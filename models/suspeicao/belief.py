@@ -49,16 +49,18 @@ from solver.card_tables import (
     Key,
     Partition,
     Table,
-    absorb,
     combine,
     compositions,
     contract,
     group_sizes,
+    join,
     order_tables,
     runs,
 )
 
 GUILTY = "incriminating"  # a predicate of the round's four incriminating cards
+JOIN_TRIED = 200_000  # two linked tables are joined when the product of their rows is at most
+JOIN_KEPT = 30_000  # ... this, and the joined table has at most this many rows
 
 
 class Impossible(Exception):
@@ -178,12 +180,14 @@ class Belief:
         self.opponents = list(setup.opponents)
         self.supply = set(setup.hidden)  # every hidden card (in a hand or the pile)
         self.pooled = {**dict.fromkeys(setup.opponents, setup.hand_size), PILE: setup.pile}
-        self.explicit = dict.fromkeys(setup.opponents, 0)  # cards in each hand's own table
-        self.tables: dict[str, Table] = {}  # hand -> its own table
-        self.received: dict[str, list[Table]] = {p: [] for p in setup.opponents}  # one-card tables
+        self.explicit = dict.fromkeys(setup.opponents, 0)  # each hand's cards in its table
+        self.tables: dict[str, Table] = {}  # hand -> the table holding its explicit cards
+        self.received: dict[str, list[Table]] = {p: [] for p in setup.opponents}  # one-card
         self.factors: list[Table] = []  # tables of emptied hands, still linked
         self.links = 0
+        self.untied: set[tuple[int, int]] = set()  # pairs of tables too big to join
         self._asked: dict[str, HandPosterior] = {}
+        self._joint: dict[str, Contracted] = {}
 
     def copy(self) -> Belief:
         other = object.__new__(Belief)
@@ -193,7 +197,7 @@ class Belief:
         other.tables = dict(self.tables)  # tables are replaced, never changed in place
         other.received = {p: list(t) for p, t in self.received.items()}
         other.factors = list(self.factors)
-        other._asked = {}  # a copy is made to be changed
+        other._asked, other._joint = {}, {}  # a copy is made to be changed
         return other
 
     def predicate(self, req: Requirement) -> frozenset[str]:
@@ -205,9 +209,13 @@ class Belief:
             }
         return frozenset(name for name, met in self.attributes.items() if req.text in met)
 
+    def hand_tables(self) -> list[Table]:
+        """Each table holding hands, once."""
+        return list({id(t): t for t in self.tables.values()}.values())
+
     def all_tables(self) -> list[Table]:
         received = [t for parts in self.received.values() for t in parts]
-        return [*self.tables.values(), *received, *self.factors]
+        return [*self.hand_tables(), *received, *self.factors]
 
     def hand_size(self, place: str) -> int:
         return self.pooled[place] + self.explicit[place] + len(self.received[place])
@@ -223,10 +231,11 @@ class Belief:
         return self.tables[hand]
 
     def put(self, table: Table) -> Table:
+        """`table` replaces the table of each of its hands."""
         if table.rows == 0:
             raise Impossible(-1)
-        assert table.hand is not None
-        self.tables[table.hand] = table
+        for hand in table.hands:
+            self.tables[hand] = table
         return table
 
     def refine(self, hand: str, predicates=(), singles=()) -> Table:
@@ -236,7 +245,7 @@ class Belief:
 
     def fit(self) -> None:
         """After the supply lost a card: drop rows needing more cards than it has left."""
-        for table in list(self.tables.values()):
+        for table in self.hand_tables():
             self.put(table.regroup(table.partition, self.sizes(table.partition))[0])
         for hand, parts in self.received.items():
             fitted = [t.regroup(t.partition, self.sizes(t.partition))[0] for t in parts]
@@ -245,14 +254,15 @@ class Belief:
             self.received[hand] = fitted
 
     def emptied(self, hand: str) -> None:
-        """`hand` has no card of its own table left: the table, if linked, stays as a factor."""
+        """`hand` has no card of its table left: it leaves the table; a table of no hands, if
+        linked, stays as a factor."""
         if self.explicit[hand] or hand not in self.tables:
             return
-        table = self.tables.pop(hand)
-        if table.links:
-            factor = table.merged()
-            factor.hand = None
-            self.factors.append(factor)
+        table = self.tables.pop(hand).without_hand(hand)
+        if table.hands:
+            self.put(table.merged())
+        elif table.links:
+            self.factors.append(table.merged())
             self.fold()
 
     def fold(self) -> None:
@@ -273,25 +283,48 @@ class Belief:
                     raise Impossible(-1)
                 self._replace(partner, folded)
 
-    def _ends(self, factor: Table) -> list[Table]:
-        """The other tables of each of `factor`'s links."""
+    def _ends(self, table: Table) -> list[Table]:
+        """The other tables of each of `table`'s links."""
         return [
             t
             for t in self.all_tables()
-            if t is not factor and any(link in t.links for link in factor.links)
+            if t is not table and any(link in t.links for link in table.links)
         ]
 
     def _replace(self, old: Table, new: Table) -> None:
-        for hand, table in self.tables.items():
-            if table is old:
-                self.tables[hand] = new
-                return
+        if old.hands and old.hands[0] in self.tables and self.tables[old.hands[0]] is old:
+            self.put(new)
+            return
         for parts in self.received.values():
             for i, t in enumerate(parts):
                 if t is old:
                     parts[i] = new
                     return
         self.factors[next(i for i, t in enumerate(self.factors) if t is old)] = new
+
+    def tie(self) -> None:
+        """Two hand tables that share two links or more (an EXCHANGE between them, or several
+        moves) and would make a table no bigger than twice the larger of them become one: the
+        links between them are
+        then summed once (repeated exchanges between two hands would otherwise multiply both
+        tables by the values of every link). One card moved is cheaper as a link."""
+        while True:
+            pairs = [
+                (a, b)
+                for i, a in enumerate(self.hand_tables())
+                for b in self.hand_tables()[i + 1 :]
+                if len(set(a.links) & set(b.links)) >= 2
+                and a.rows * b.rows <= JOIN_TRIED
+                and (a.serial, b.serial) not in self.untied
+            ]
+            for a, b in pairs:
+                both = join(a, b, self.sizes(a.partition.join(b.partition)))
+                if both.rows <= min(JOIN_KEPT, 2 * max(a.rows, b.rows)):
+                    self.put(both)
+                    break
+                self.untied.add((a.serial, b.serial))  # too big together: not tried again
+            else:
+                return
 
     # -- a hand as one table -----------------------------------------------------------------
 
@@ -304,33 +337,36 @@ class Belief:
             return table
         sizes = self.sizes(table.partition)
         table = table.regroup(table.partition, sizes)[0]
-        caps = [sizes[k] for k in table.keys]
-        draws = compositions(slots, caps)
+        h = table.column(hand)
+        caps = np.array([sizes[k] for k in table.keys], dtype=np.int64)
+        draws = compositions(slots, caps.tolist())
         rows = np.repeat(np.arange(table.rows), len(draws))
-        drawn = np.tile(draws, (table.rows, 1)).astype(np.int64)
-        after = table.counts[rows].astype(np.int64) + drawn
-        fits = np.all(after <= np.array(caps, dtype=np.int64), axis=1)
-        factor = np.ones(len(rows), dtype=object)
-        for g in range(len(caps)):
-            factor = factor * COMB[after[:, g], drawn[:, g]]
-        resolved = table.pick(rows[fits], factor[fits])
-        resolved.counts = after[fits].astype(np.int8)
+        drawn = np.tile(draws, (table.rows, 1))
+        counts = table.counts[rows]
+        counts[:, h, :] += drawn
+        fits = np.all(table.take()[rows] + drawn <= caps, axis=1)
+        rows, drawn, counts = rows[fits], drawn[fits], counts[fits]
+        factor = np.ones(len(rows), dtype=np.int64)  # few cards are drawn: this stays small
+        for g in np.flatnonzero(draws.any(axis=0)):
+            factor *= COMB[counts[:, h, g], drawn[:, g]]
+        resolved = table.pick(rows, factor)
+        resolved.counts = counts
         self.pooled[hand] = 0
         self.explicit[hand] += slots
         return self.put(resolved.merged())
 
     def gather(self, hand: str) -> Table:
-        """The cards `hand` received (one-card tables) join its own table."""
+        """The cards `hand` received (one-card tables) join its table."""
         table = self.own(hand)
         for part in self.received[hand]:
             joint = table.partition.join(part.partition)
-            table = self.put(combine(table, part, self.sizes(joint)))
+            table = self.put(combine(table, part, hand, self.sizes(joint)))
             self.explicit[hand] += 1
         self.received[hand] = []
         return table
 
     def whole(self, hand: str) -> Table:
-        """`hand` as one table: its received cards and pooled slots joined in."""
+        """`hand` in one table: its received cards and pooled slots joined in."""
         self.gather(hand)
         return self.resolve(hand)
 
@@ -340,7 +376,7 @@ class Belief:
     # -- steps ---------------------------------------------------------------------------------
 
     def apply(self, step: Step) -> None:
-        self._asked = {}
+        self._asked, self._joint = {}, {}
         try:
             if isinstance(step, Leave):
                 self.leave(step.place, step.card)
@@ -359,16 +395,18 @@ class Belief:
             else:  # pragma: no cover - every step type is handled above
                 raise TypeError(step)
             self.fold()
+            self.tie()
         except Impossible:
             raise Impossible(step.event) from None
         self.forget()
 
     def forget(self) -> None:
-        """A hand's table that says nothing (no link, equal weights, every way to hold its
+        """A one-hand table that says nothing (no link, equal weights, every way to hold its
         cards present) goes back to pooled slots: a uniform draw is what the pool is."""
-        for hand, table in list(self.tables.items()):
-            if table.links or len(set(table.weights.tolist())) != 1:
+        for table in self.hand_tables():
+            if table.links or len(table.hands) > 1 or len(set(table.weights.tolist())) != 1:
                 continue
+            (hand,) = table.hands
             sizes = self.sizes(table.partition)
             caps = [sizes.get(k, 0) for k in table.keys]
             if table.rows == len(compositions(self.explicit[hand], caps)):
@@ -376,16 +414,17 @@ class Belief:
                 self.pooled[hand] += self.explicit[hand]
                 self.explicit[hand] = 0
 
-    def _group(self, table: Table, card: str) -> int:
-        return table.index(table.partition.key(card, self.attributes))
+    def _where(self, hand: str, card: str) -> tuple[Table, int, int]:
+        """`hand`'s table, its column and the group of `card` in it."""
+        table = self.tables[hand]
+        return table, table.column(hand), table.index(table.partition.key(card, self.attributes))
 
     def _take_out(self, hand: str, card: str, factor: np.ndarray | None = None) -> None:
-        """`card` is in `hand`'s own table (rows weighted by `factor`) and leaves it."""
-        table = self.tables[hand]
-        k = self._group(table, card)
-        table = table.keep(table.counts[:, k] >= 1, factor)
+        """`card` is in `hand`'s explicit part (rows weighted by `factor`) and leaves it."""
+        table, h, k = self._where(hand, card)
+        table = table.keep(table.counts[:, h, k] >= 1, factor)
         table.counts = table.counts.copy()
-        table.counts[:, k] -= 1
+        table.counts[:, h, k] -= 1
         self.put(table)
         self.supply.discard(card)
         self.explicit[hand] -= 1
@@ -404,23 +443,25 @@ class Belief:
     def isolate(self, place: str, card: str) -> None:
         if self.pooled_only(place):  # one of its pooled slots holds `card`
             self.own(place)
-            table = self.refine(place, singles=[card])
-            table.counts[:, self._group(table, card)] = 1
+            self.refine(place, singles=[card])
+            table, h, k = self._where(place, card)
+            table.counts[:, h, k] = 1
             self.pooled[place] -= 1
             self.explicit[place] += 1
         else:
             self.whole(place)
-            table = self.refine(place, singles=[card])
-            self.put(table.keep(table.counts[:, self._group(table, card)] == 1))
+            self.refine(place, singles=[card])
+            table, h, k = self._where(place, card)
+            self.put(table.keep(table.counts[:, h, k] == 1))
         self.fit()
 
     def enter(self, place: str, card: str) -> None:
         self.supply.add(card)
         self.own(place)
-        table = self.refine(place, singles=[card])
-        k = self._group(table, card)
-        table = table.keep(table.counts[:, k] == 0)
-        table.counts[:, k] = 1
+        self.refine(place, singles=[card])
+        table, h, k = self._where(place, card)
+        table = table.keep(table.counts[:, :, k].sum(axis=1) == 0)
+        table.counts[:, h, k] = 1
         self.explicit[place] += 1
         self.put(table)
         self.fit()
@@ -430,30 +471,64 @@ class Belief:
         a new link (the weight per layout is unchanged); returns the one-card table of the card
         for the receiver."""
         table = self.whole(hand)
+        h = table.column(hand)
         link = self.links = self.links + 1
         groups = len(table.keys)
         rows = np.repeat(np.arange(table.rows), groups)
         value = np.tile(np.arange(groups), table.rows)
-        held = table.counts[rows, value] >= 1
+        held = table.counts[rows, h, value] >= 1
         rows, value = rows[held], value[held]
         gave = table.pick(rows)
-        gave.counts[np.arange(len(rows)), value] -= 1
+        gave.counts[np.arange(len(rows)), h, value] -= 1
         self.put(gave.with_link(link, value).merged())
         self.explicit[hand] -= 1
         return Table(
-            None,
+            [""],
             table.partition,
             list(table.keys),
-            np.eye(groups, dtype=np.int8),
+            np.eye(groups, dtype=np.int8)[:, None, :],
             np.ones(groups, np.int64),
             [link],
             np.arange(groups, dtype=np.int32)[:, None],
         )
 
+    def _moved(self, table: Table, giver: str, receiver: str) -> Table:
+        """A random card of `giver` goes to `receiver`, both hands of `table`: rows × the group
+        of the card, each weighted by the receiver's count of that group after the move (so
+        many layouts before give each layout after)."""
+        g, r = table.column(giver), table.column(receiver)
+        rows, group = np.nonzero(table.counts[:, g, :] >= 1)  # the groups the giver holds
+        counts = table.counts[rows]
+        every = np.arange(len(rows))
+        counts[every, g, group] -= 1
+        counts[every, r, group] += 1
+        moved = table.pick(rows, counts[every, r, group].astype(np.int64))
+        moved.counts = counts
+        return moved.merged()
+
+    def _swapped(self, table: Table, first: str, second: str) -> Table:
+        """Two hands of one table each give a random card of what they held before: the
+        first's card waits in a spare column while the second gives, then joins the second."""
+        spare = table.like(
+            hands=[*table.hands, " "],
+            counts=np.concatenate([table.counts, np.zeros_like(table.counts[:, :1])], axis=1),
+        )
+        spare = self._moved(spare, first, " ")
+        spare = self._moved(spare, second, first)
+        spare = self._moved(spare, " ", second)
+        return spare.without_hand(" ").merged()
+
     def hidden(self, source: str, target: str) -> None:
         if self.pooled_only(source):  # a random pool card: it stays in the pool
             self.pooled[source] -= 1
             self.pooled[target] += 1
+            return
+        table = self.whole(source)
+        if target in table.hands:  # both hands in one table: the card moves inside it
+            self.put(self._moved(table, source, target))
+            self.explicit[source] -= 1
+            self.explicit[target] += 1
+            self.emptied(source)
             return
         self.received[target].append(self._give(source))
         self.emptied(source)
@@ -468,25 +543,30 @@ class Belief:
             self.pooled[pooled] -= 1  # the pooled hand's card is a random pool card
             self.pooled[known] += 1
             return
+        self.whole(first)
+        table = self.whole(second)
+        if first in table.hands:
+            self.put(self._swapped(table, first, second))
+            return
         to_second, to_first = self._give(first), self._give(second)
         self.received[second].append(to_second)
         self.received[first].append(to_first)
         self.emptied(first)
         self.emptied(second)
 
-    def _qualifying(self, place: str, req: Requirement) -> tuple[Table, np.ndarray]:
+    def _qualifying(self, place: str, req: Requirement) -> tuple[Table, np.ndarray, np.ndarray]:
+        """`place`'s table (split by `req`), its cards [row, group], and which groups meet `req`."""
         self.predicate(req)
         self.whole(place)
         table = self.refine(place, predicates=[req.text, GUILTY] if self.protect else [req.text])
         meets = np.array([req.text in key[0] for key in table.keys], dtype=bool)
-        return table, meets
+        return table, table.counts[:, table.column(place), :].astype(np.int64), meets
 
     def force(self, place: str, req: Requirement, revealed: str | None) -> None:
         """The target's answer to a FORCE, weighed by the model (RULINGS.md §4)."""
         if revealed is not None and self.bluff == 1:
             raise Impossible(-1)  # with bluff_rate 1 a holder always claims none
-        table, meets = self._qualifying(place, req)
-        hand = table.counts.astype(np.int64)
+        table, hand, meets = self._qualifying(place, req)
         q = hand[:, meets].sum(axis=1)
         if revealed is None:  # a claim of none: true, or a bluff
             factor = np.where(q == 0, self.bluff.denominator, self.bluff.numerator)
@@ -506,15 +586,13 @@ class Belief:
         self._take_out(place, revealed, factor)
 
     def fact(self, place: str, req: Requirement, has: bool) -> None:
-        table, meets = self._qualifying(place, req)
-        q = table.counts[:, meets].astype(np.int64).sum(axis=1)
-        self.put(table.keep((q > 0) == has))
+        table, hand, meets = self._qualifying(place, req)
+        self.put(table.keep((hand[:, meets].sum(axis=1) > 0) == has))
 
     # -- questions ------------------------------------------------------------------------------
 
     def hand(self, place: str) -> HandPosterior:
-        """The posterior of `place`'s whole hand: every table contracted with that hand first
-        (so its rows tell apart everything any table does)."""
+        """The posterior of `place`'s whole hand (see `_contract`)."""
         if self.pooled_only(place):  # hands nothing looked into, of one size, are alike
             key = f"pooled hand of {self.pooled[place]}"
             if key not in self._asked:
@@ -525,17 +603,44 @@ class Belief:
         return self._asked[place]
 
     def _contract(self, place: str) -> HandPosterior:
-        """Every table contracted with `place`'s whole hand first."""
+        """Every table contracted with `place`'s whole hand's table asked: its rows then tell
+        apart everything any table does. The cards that table gave and nobody looked into go
+        before it (it tells apart all they do), so its turn closes their links at once. Hands
+        sharing a table, with nothing to add to it, share the sum."""
+        ready = place in self.tables and not self.pooled[place] and not self.received[place]
+        key = f"table {self.tables[place].serial}" if ready else ""
+        if key in self._joint:
+            found = self._joint[key]
+        else:
+            found = self._contract_table(place)
+            if key:
+                self._joint[key] = found
+        return posterior_of(found, self.supply, self.attributes, place)
+
+    def _contract_table(self, place: str) -> Contracted:
         trial = self.copy()
-        first = trial.whole(place)
+        trial.whole(place)
+        trial.fold()  # the cards it received may have left factors on its table alone
+        first = trial.tables[place]
         others = trial.folded(first)
-        order = order_tables(first, others, trial.supply, trial.attributes)
-        return posterior_of(contract(order, trial.supply, trial.attributes), trial)
+        given = [
+            t
+            for t in others
+            if not t.partition.predicates - first.partition.predicates
+            and not t.partition.singles - first.partition.singles
+            and t.hands == [""]
+            and set(t.links) <= set(first.links)
+        ]
+        rest = [t for t in others if not any(t is g for g in given)]
+        closed = [link for t in given for link in t.links]
+        view = first.without_links(closed) if closed else first
+        order = order_tables(view, rest, trial.supply, trial.attributes)[1:]
+        return contract([*given, first, *order], trial.supply, trial.attributes, len(given))
 
     def folded(self, first: Table) -> list[Table]:
-        """Every table but `first`, each card another hand received and has not looked into
-        folded into the table of the hand that gave it (one table, one link fewer)."""
-        others = [t for t in [*self.tables.values(), *self.factors] if t is not first]
+        """Every table but `first`, each card a hand received and has not looked into joined
+        to the table of the hand that gave it (one table, one link fewer)."""
+        others = [t for t in [*self.hand_tables(), *self.factors] if t is not first]
         loose = []
         for card in (t for parts in self.received.values() for t in parts):
             giver = next(
@@ -545,7 +650,7 @@ class Belief:
                 loose.append(card)
                 continue
             joint = others[giver].partition.join(card.partition)
-            others[giver] = absorb(others[giver], card, self.sizes(joint))
+            others[giver] = join(others[giver], card, self.sizes(joint))
         return others + loose
 
     def total(self) -> int:
@@ -593,15 +698,19 @@ class Belief:
             return False
 
 
-def posterior_of(found: Contracted, belief: Belief) -> HandPosterior:
+def posterior_of(
+    found: Contracted, supply: set[str], attributes: dict[str, frozenset[str]], hand: str
+) -> HandPosterior:
+    """`hand`'s part of the asked table's rows, with their exact weights."""
     table = found.table
     weights = np.array(found.weights, dtype=object)
     keep = weights != 0
     members: list[list[str]] = [[] for _ in table.keys]
     index = {k: i for i, k in enumerate(table.keys)}
-    for card in sorted(belief.supply):
-        members[index[table.partition.key(card, belief.attributes)]].append(card)
-    return HandPosterior(list(table.keys), table.counts[keep], weights[keep], members, found.worlds)
+    for card in sorted(supply):
+        members[index[table.partition.key(card, attributes)]].append(card)
+    rows = table.counts[keep][:, table.column(hand), :]
+    return HandPosterior(list(table.keys), rows, weights[keep], members, found.worlds)
 
 
 def run(belief: Belief, steps: Sequence[Step]) -> None:

@@ -175,7 +175,7 @@ def baseline_rows() -> list[list[str]]:
 
 
 def main() -> None:
-    console = Console()
+    console = Console(width=max(Console().width, 150))
     table = Table(
         title=f"Suspeição: the whole report per new event, per prefix from cold, per whole round "
         f"({ROUNDS} simulated rounds per size)"

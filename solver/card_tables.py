@@ -37,6 +37,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 SAFE = 2**62
+ROWS_LIMIT = 4_000_000  # a table with more rows than this is refused (memory)
+PAIRS_LIMIT = 25_000_000  # a contraction turn with more (state, row) pairs: refused (memory)
+
+
+class TooLarge(Exception):
+    """A table or a contraction would need more memory than this machine should give it."""
+
+
 SERIALS = itertools.count()  # names each table made, for memos
 Key = tuple[tuple[str, ...], str]  # (the partition's predicates the cards meet, a single or "")
 
@@ -323,12 +331,15 @@ class Table:
                     index, new = index[ok], new[ok]
                     new[:, h, children[0]] = wanted[ok]
                     continue
-                picked, blocks = [], []
+                picked, blocks, size = [], [], 0
                 for total in np.unique(wanted):
                     splits = compositions(int(total), caps)
                     at = np.flatnonzero(wanted == total)
                     if len(splits) == 0:
                         continue
+                    size += len(at) * len(splits)
+                    if size > ROWS_LIMIT:
+                        raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
                     rep = np.repeat(at, len(splits))
                     block = new[rep]
                     block[:, h, children] = np.tile(splits, (len(at), 1))
@@ -501,6 +512,10 @@ def crt(values: np.ndarray, primes: np.ndarray) -> list[int]:
 def _matching(states: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (state, row) pair whose values agree (every pair when there is nothing to match)."""
     if states.shape[1] == 0:
+        if len(states) * len(rows) > PAIRS_LIMIT:
+            raise TooLarge(
+                f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows"
+            )
         s = np.repeat(np.arange(len(states)), len(rows))
         r = np.tile(np.arange(len(rows)), len(states))
         return s, r
@@ -512,6 +527,8 @@ def _matching(states: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndar
     lo = np.searchsorted(rkey, skey, side="left")
     hi = np.searchsorted(rkey, skey, side="right")
     counts = hi - lo
+    if int(counts.sum()) > PAIRS_LIMIT:
+        raise TooLarge(f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows")
     s = np.repeat(np.arange(len(states)), counts)
     offsets = np.arange(len(s)) - np.repeat(np.cumsum(counts) - counts, counts)
     r = order[np.repeat(lo, counts) + offsets]
@@ -749,6 +766,10 @@ def _forward(
         match = here.values[:, closing].astype(np.int64)
         state_match = held[:, [open_links.index(here.links[i]) for i in closing]]
         s_index, r_index = _matching(state_match, match)
+        if len(s_index) > PAIRS_LIMIT:
+            raise TooLarge(
+                f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows"
+            )
         keep_open = [i for i, link in enumerate(open_links) if link not in here.links]
         open_links = [open_links[i] for i in keep_open] + [here.links[i] for i in opening]
         kept, opened = held[:, keep_open], here.values[:, opening].astype(np.int64)

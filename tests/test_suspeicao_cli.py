@@ -312,3 +312,18 @@ def test_a_card_played_unnoticed_is_reported_in_the_discard(tmp_path):
     result = invoke("solve", write(tmp_path / "log.yaml", log))
     row = next(line for line in result.stdout.splitlines() if line.startswith("│ 21"))
     assert "discard" in row
+
+
+def test_a_state_over_the_memory_limits_is_one_clear_error(monkeypatch):
+    """A sum that would look at more (state, row) pairs than the limit allows is refused with
+    one line naming the event (never a crash for want of memory); an earlier event still
+    solves."""
+    import solver.card_tables as card_tables
+
+    monkeypatch.setattr(card_tables, "PAIRS_LIMIT", 50)
+    path = EXAMPLES / "round-6p.yaml"
+    result = invoke("solve", path, "--json")
+    assert result.exit_code == 2, result.stdout
+    error = json.loads(result.stdout)
+    assert "too entangled" in error["error"] and error["event"] is not None
+    assert invoke("solve", path, "--upto", 2, "--json").exit_code == 0

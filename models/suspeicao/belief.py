@@ -45,6 +45,8 @@ from models.suspeicao.steps import (
 )
 from solver.card_tables import (
     COMB,
+    ROWS_LIMIT,
+    TooLarge,
     Contracted,
     Key,
     Partition,
@@ -61,6 +63,14 @@ from solver.card_tables import (
 GUILTY = "incriminating"  # a predicate of the round's four incriminating cards
 JOIN_TRIED = 200_000  # two linked tables are joined when the product of their rows is at most
 JOIN_KEPT = 30_000  # ... this, and the joined table has at most this many rows
+
+
+class Refused(Exception):
+    """Solving exactly after `event` would need more memory than the limits allow."""
+
+    def __init__(self, event: int, why: str):
+        super().__init__(event, why)
+        self.event, self.why = event, why
 
 
 class Impossible(Exception):
@@ -185,6 +195,7 @@ class Belief:
         self.received: dict[str, list[Table]] = {p: [] for p in setup.opponents}  # one-card
         self.factors: list[Table] = []  # tables of emptied hands, still linked
         self.links = 0
+        self.event = 0  # the last event applied
         self.untied: set[tuple[int, int]] = set()  # pairs of tables too big to join
         self._asked: dict[str, HandPosterior] = {}
         self._joint: dict[str, Contracted] = {}
@@ -340,6 +351,8 @@ class Belief:
         h = table.column(hand)
         caps = np.array([sizes[k] for k in table.keys], dtype=np.int64)
         draws = compositions(slots, caps.tolist())
+        if table.rows * len(draws) > ROWS_LIMIT:
+            raise TooLarge(f"a hand's table would have more than {ROWS_LIMIT:,} rows")
         rows = np.repeat(np.arange(table.rows), len(draws))
         drawn = np.tile(draws, (table.rows, 1))
         counts = table.counts[rows]
@@ -377,6 +390,7 @@ class Belief:
 
     def apply(self, step: Step) -> None:
         self._asked, self._joint = {}, {}
+        self.event = step.event
         try:
             if isinstance(step, Leave):
                 self.leave(step.place, step.card)
@@ -398,6 +412,8 @@ class Belief:
             self.tie()
         except Impossible:
             raise Impossible(step.event) from None
+        except TooLarge as large:
+            raise Refused(step.event, str(large)) from None
         self.forget()
 
     def forget(self) -> None:
@@ -592,7 +608,20 @@ class Belief:
     # -- questions ------------------------------------------------------------------------------
 
     def hand(self, place: str) -> HandPosterior:
-        """The posterior of `place`'s whole hand (see `_contract`)."""
+        """The posterior of `place`'s whole hand (see `_contract`); Refused when the sum would
+        need more memory than the limits allow."""
+        try:
+            return self._hand(place)
+        except TooLarge as large:
+            raise Refused(self.event, str(large)) from None
+
+    def settle(self) -> None:
+        """Every opponent's posterior, worked out now (a report then only reads them)."""
+        for place in self.opponents:
+            if self.hand_size(place):
+                self.hand(place)
+
+    def _hand(self, place: str) -> HandPosterior:
         if self.pooled_only(place):  # hands nothing looked into, of one size, are alike
             key = f"pooled hand of {self.pooled[place]}"
             if key not in self._asked:

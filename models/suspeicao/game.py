@@ -11,7 +11,7 @@ from fractions import Fraction
 import yaml
 
 from models.suspeicao import rules
-from models.suspeicao.belief import Belief, Impossible, first_impossible, run
+from models.suspeicao.belief import Belief, Impossible, Refused, first_impossible, run
 from models.suspeicao.log import DISCARD, EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.suspeicao.steps import PILE
 from models.suspeicao.template import TEMPLATE
@@ -147,8 +147,11 @@ class Suspeicao:
                 run(belief, steps)
             if belief.total() == 0:  # each hand is possible alone, but not all together
                 raise Impossible(first_impossible(setup, log.deck, steps))
+            belief.settle()
         except Impossible as impossible:
             raise conflict(log, rnd, impossible.event) from None
+        except Refused as refused:
+            raise too_large(refused) from None
         self.last.keep(signature, steps, belief)
         return belief
 
@@ -296,8 +299,12 @@ class Suspeicao:
                     belief.apply(step)
                     step = next(steps, None)
                 possible = belief.total() > 0
+                if possible:
+                    belief.settle()
             except Impossible:
                 possible = False
+            except Refused as refused:
+                raise too_large(refused) from None
             if not possible:
                 raise conflict(log, rnd, event)
             yield event, belief
@@ -343,6 +350,15 @@ class Suspeicao:
 
 def _card_order(card: str) -> tuple[int, str]:
     return (0, f"{int(card):03d}") if card.isdigit() else (1, card)
+
+
+def too_large(refused: Refused) -> InputError:
+    """One line for a state the exact filter will not take on (docs/suspeicao.md, Limits)."""
+    return InputError(
+        f"the hidden cards are too entangled to solve exactly within the memory limits "
+        f"({refused.why}); solve an earlier event with --upto",
+        event=refused.event,
+    )
 
 
 def conflict(log: Log, rnd: Round, event: int) -> Contradiction:

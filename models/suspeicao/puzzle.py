@@ -23,8 +23,8 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from models.suspeicao import rules
-from models.suspeicao.belief import Impossible, track
-from models.suspeicao.game import known_place
+from models.suspeicao.belief import Impossible, Refused, track
+from models.suspeicao.game import known_place, too_large
 from models.suspeicao.log import GAME, parse
 from models.suspeicao.steps import PILE
 from solver import puzzle as puzzles
@@ -83,11 +83,13 @@ class Puzzle:
             return known
         try:
             belief = track(rnd.setup, log.deck)
+            return belief.where(self.card)
         except Impossible as impossible:
             raise Contradiction(
                 [impossible.event - 1], "clues", "no deal fits the clues up to here"
             ) from None
-        return belief.where(self.card)
+        except Refused as refused:
+            raise too_large(refused) from None
 
     def oracle(self, clues) -> list[str]:
         return sorted(self.places(clues))

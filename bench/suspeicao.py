@@ -26,6 +26,7 @@ import sys
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import yaml
 from rich.console import Console
@@ -100,7 +101,8 @@ def peak_memory(data: dict, keep: int) -> int:
 
 
 def size_rows() -> tuple[list[list[str]], dict]:
-    rows, worst = [], {"seconds": 0.0}
+    rows: list[list[str]] = []
+    worst: dict[str, Any] = {"seconds": 0.0}
     for players in SIZES:
         rng = random.Random(players)
         games = [random_game(rng, players).doc for _ in range(ROUNDS)]

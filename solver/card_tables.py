@@ -28,11 +28,13 @@ Weights are exact integers (numpy int64 while safe, Python integers beyond).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -235,19 +237,9 @@ class Table:
             weights=times(self.weights, self.ways_within()),
         ).merged()
 
-    def like(self, **changes) -> Table:
-        """A copy with some fields replaced (arrays are shared unless replaced)."""
-        fields = dict(
-            hands=self.hands,
-            partition=self.partition,
-            keys=self.keys,
-            counts=self.counts,
-            weights=self.weights,
-            links=self.links,
-            values=self.values,
-        )
-        fields.update(changes)
-        return Table(**fields)
+    def like(self, **changes: Any) -> Table:
+        """A new table with some fields replaced (arrays are shared unless replaced)."""
+        return dataclasses.replace(self, serial=next(SERIALS), **changes)
 
     def pick(self, index: np.ndarray, factor: np.ndarray | None = None) -> Table:
         """The rows `index` (with repeats), their weights multiplied by `factor`."""

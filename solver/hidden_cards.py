@@ -25,7 +25,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import reduce
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -508,7 +508,11 @@ class HiddenCards:
         }
 
 
-Tracked = TypeVar("Tracked", bound="HiddenCards")
+class Copyable(Protocol):
+    def copy(self) -> Any: ...
+
+
+Tracked = TypeVar("Tracked", bound=Copyable)  # a belief that can be copied
 
 
 class LastSteps(Generic[Tracked]):

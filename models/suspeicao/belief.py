@@ -46,11 +46,11 @@ from models.suspeicao.steps import (
 from solver.card_tables import (
     COMB,
     ROWS_LIMIT,
-    TooLarge,
     Contracted,
     Key,
     Partition,
     Table,
+    TooLarge,
     combine,
     compositions,
     contract,

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from solver.logfile import FAST_FROM
 
 HEADER = (
     "game: three-of-a-crime\nplayers: [Ana, Ben, Cleo]\nevents:\n  - round: {eyewitness: Ben}\n"
@@ -282,9 +283,12 @@ def deep(depth: int, shape: str = "list") -> str:
 
 @pytest.mark.parametrize("shape", ["list", "map"])
 @pytest.mark.parametrize("game", list(HEADERS))
-def test_deeply_nested_log(tmp_path, game, shape):
-    """Hundreds of nested lists or maps raised RecursionError in the YAML parser."""
-    text = HEADERS[game] + f"  - {FIRST_EVENT[game]}: {deep(500, shape)}\n"
+@pytest.mark.parametrize("long", [False, True], ids=["short", "long"])
+def test_deeply_nested_log(tmp_path, game, shape, long):
+    """Hundreds of nested lists or maps raised RecursionError in the YAML parser (in a long
+    file, read by libyaml, the depth is checked on its events first)."""
+    pad = "# " + "x" * FAST_FROM + "\n" if long else ""
+    text = HEADERS[game] + f"  - {FIRST_EVENT[game]}: {deep(500, shape)}\n" + pad
     path = write(tmp_path, text)
     for command in ("solve", "replay"):
         assert_one_line_error(invoke(command, path), 2, "line 5", "nested more than")
@@ -339,10 +343,12 @@ def test_broken_deck_file(tmp_path, game, content, fragments):
         ("\x00", "U+0000 is not allowed"),
     ],
 )
-def test_yaml_values_that_cannot_be_read(tmp_path, value, fragment):
+@pytest.mark.parametrize("long", [False, True], ids=["short", "long"])
+def test_yaml_values_that_cannot_be_read(tmp_path, value, fragment, long):
     """Scalars PyYAML's loader crashes on, and YAML features a log has no use for, are one error
-    with the line."""
-    path = write(tmp_path, HEADERS["three-of-a-crime"] + f"  - round: {value}\n")
+    with the line; the same in a long file (read by libyaml, `FAST_FROM`)."""
+    pad = "# " + "x" * FAST_FROM + "\n" if long else ""
+    path = write(tmp_path, HEADERS["three-of-a-crime"] + f"  - round: {value}\n" + pad)
     message = assert_one_line_error(invoke("solve", path), 2, fragment)
     assert "line 5" in message
     assert assert_json_error(invoke("solve", path, "--json"), 2)["line"] == 5

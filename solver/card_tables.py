@@ -292,8 +292,10 @@ class Table:
         at = [self.links.index(link) for link in factor.links]
         merged = factor.merged()
         weight = {tuple(v): w for v, w in zip(merged.values.tolist(), merged.weights, strict=True)}
+        small = max((int(w) for w in weight.values()), default=0) < SAFE
         multiplier = np.array(
-            [weight.get(tuple(v), 0) for v in self.values[:, at].tolist()], dtype=object
+            [weight.get(tuple(v), 0) for v in self.values[:, at].tolist()],
+            dtype=np.int64 if small else object,
         )
         return self.keep(np.ones(self.rows, bool), multiplier).without_links(factor.links)
 
@@ -453,7 +455,7 @@ def order_tables(
             left = left - {i}
             closing = math.prod(domain[x] for x in t.links if x in opened)
             opening = math.prod(domain[x] for x in t.links if x not in opened)
-            rows = t.rows * max(1.0, here / max(own[i], 1)) ** min(cards[i], 2)
+            rows = t.rows * _spread(cards[i], own[i], here)
             total += states * rows / closing
             opened ^= set(t.links)
             taken += cards[i]
@@ -461,7 +463,7 @@ def order_tables(
             cap = math.comb(taken + after - 1, max(after - 1, 0)) * math.prod(
                 domain[x] for x in opened
             )
-            states = min(states * max(1.0, t.rows / max(closing, 1)) * opening / closing, cap)
+            states = min(states * max(1.0, rows / closing) * opening, cap)
         return total
 
     rest = list(range(1, len(everything)))
@@ -473,6 +475,14 @@ def order_tables(
         grown = [(*o, i) for o in beam for i in rest if i not in o]
         beam = sorted(grown, key=lambda o: cost(o))[:24]
     return [everything[i] for i in beam[0]]
+
+
+def _spread(cards: int, own: int, finer: int) -> float:
+    """About how many rows a row of `cards` cards over `own` groups becomes over `finer`
+    groups: each group's cards split every way over its share of the finer groups."""
+    own = max(own, 1)
+    n, k = cards / own, max(finer / own, 1.0)
+    return math.exp(own * (math.lgamma(n + k) - math.lgamma(n + 1) - math.lgamma(k)))
 
 
 def residues(weights: np.ndarray, primes: np.ndarray) -> np.ndarray:

@@ -61,7 +61,9 @@ from solver.card_tables import (
 )
 
 GUILTY = "incriminating"  # a predicate of the round's four incriminating cards
-JOIN_TRIED = 200_000  # two linked tables are joined when the product of their rows is at most
+JOIN_TRIED = (
+    200_000  # two linked tables are joined when their rows that agree on links pair at most
+)
 JOIN_KEPT = 30_000  # ... this, and the joined table has at most this many rows
 
 
@@ -315,22 +317,25 @@ class Belief:
 
     def tie(self) -> None:
         """Two hand tables that share two links or more (an EXCHANGE between them, or several
-        moves) and would make a table no bigger than twice the larger of them become one: the
-        links between them are
-        then summed once (repeated exchanges between two hands would otherwise multiply both
-        tables by the values of every link). One card moved is cheaper as a link."""
+        moves) become one when the joined table is small: no more rows than the pairs of their
+        rows that agree on those links (what a sum over both would go through) and than a few
+        times the two together (a joined table is dearer to split finer later): the links
+        between them are then summed once (repeated exchanges between two hands would otherwise
+        multiply both tables by the values of every link). One card moved is cheaper as a link."""
         while True:
             pairs = [
                 (a, b)
                 for i, a in enumerate(self.hand_tables())
                 for b in self.hand_tables()[i + 1 :]
-                if len(set(a.links) & set(b.links)) >= 2
-                and a.rows * b.rows <= JOIN_TRIED
-                and (a.serial, b.serial) not in self.untied
+                if len(set(a.links) & set(b.links)) >= 2 and (a.serial, b.serial) not in self.untied
             ]
             for a, b in pairs:
+                matched = matched_rows(a, b)
+                if matched > JOIN_TRIED:
+                    self.untied.add((a.serial, b.serial))
+                    continue
                 both = join(a, b, self.sizes(a.partition.join(b.partition)))
-                if both.rows <= min(JOIN_KEPT, 2 * max(a.rows, b.rows)):
+                if both.rows <= min(JOIN_KEPT, matched, 4 * (a.rows + b.rows)):
                     self.put(both)
                     break
                 self.untied.add((a.serial, b.serial))  # too big together: not tried again
@@ -725,6 +730,20 @@ class Belief:
             return trial.total() > 0
         except Impossible:
             return False
+
+
+def matched_rows(a: Table, b: Table) -> int:
+    """How many pairs of rows of two tables agree on the links they share."""
+    shared = [link for link in a.links if link in b.links]
+
+    def tally(t: Table) -> dict[tuple, int]:
+        found: dict[tuple, int] = {}
+        for v in t.values[:, [t.links.index(x) for x in shared]].tolist():
+            found[tuple(v)] = found.get(tuple(v), 0) + 1
+        return found
+
+    left, right = tally(a), tally(b)
+    return sum(n * right.get(v, 0) for v, n in left.items())
 
 
 def posterior_of(

@@ -20,6 +20,7 @@ from solver.names import NameSet
 from solver.report import Report, Table, probability
 
 TOP_HANDS = 5  # hands listed per opponent
+NO_DEAL = "the log has no deal yet: start with 'deal: {hand: [...]}'"
 
 SESSION_HELP = """\
 deal 0 1 5 7 [shadow V V V V] [aside V]   a new round: my hand (shadow: 3 players; aside: advanced)
@@ -125,7 +126,7 @@ class GameOfSuspicion:
         log = parse(doc, upto, doc.events_key)
         rnd = log.round
         if rnd is None:
-            raise InputError("the log has no deal yet: start with 'deal: {hand: [...]}'")
+            raise InputError(NO_DEAL)
         return Posterior(log, rnd, self.track(rnd))
 
     def track(self, rnd: Round, steps=None) -> Belief:
@@ -239,6 +240,8 @@ class GameOfSuspicion:
 
     def replay(self, doc: Document) -> Report:
         log = parse(doc, None, doc.events_key)
+        if log.round is None:  # as solve says it (the rounds are replayed one by one)
+            raise InputError(NO_DEAL)
         raw = doc.events(doc.events_key)
         opponents = [p for p in log.players if p != log.me]
         rows: list[list[str]] = []

@@ -570,9 +570,11 @@ def test_play_goes_on_when_a_save_fails(tmp_path):
     assert_one_line_error(invoke("play", "six-suspects", "--log", unwritable), 2, "cannot save")
 
 
+@pytest.mark.parametrize("game", ["suspeicao", "game-of-suspicion"])
 @pytest.mark.parametrize("command", ["solve", "suggest", "replay"])
-def test_suspeicao_log_without_a_deal(tmp_path, command):
-    """`replay` of a Suspeição log with no deal raised ValueError (found by the fuzzer)."""
-    path = write(tmp_path, HEADERS["suspeicao"].replace("events:\n", "events: []\n"))
+def test_log_without_a_deal(tmp_path, command, game):
+    """`replay` of a Suspeição or Game of Suspicion log with no deal raised ValueError (found by
+    the fuzzer, the second in CI)."""
+    path = write(tmp_path, HEADERS[game].replace("events:\n", "events: []\n"))
     assert_one_line_error(invoke(command, path), 2, "the log has no deal yet")
     assert_json_error(invoke(command, path, "--json"), 2)

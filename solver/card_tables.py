@@ -38,7 +38,8 @@ from typing import Any
 
 import numpy as np
 
-SAFE = 2**62
+from solver.hidden_cards import COMB, SAFE, times
+
 ROWS_LIMIT = 4_000_000  # a table with more rows than this is refused (memory)
 PAIRS_LIMIT = 25_000_000  # a contraction turn with more (state, row) pairs: refused (memory)
 
@@ -89,15 +90,6 @@ def group_sizes(
 
 
 # -- exact integer weights ---------------------------------------------------------------------------
-
-
-def times(weights: np.ndarray, factor: np.ndarray) -> np.ndarray:
-    """weights × factor, exactly (Python integers before int64 could overflow)."""
-    factor = np.asarray(factor)
-    small = weights.dtype != object and factor.dtype != object and len(weights) > 0
-    if small and int(np.abs(weights).max()) * max(int(np.abs(factor).max()), 1) < SAFE:
-        return weights * factor.astype(np.int64)
-    return weights.astype(object) * factor.astype(object)
 
 
 def reduced(weights: np.ndarray) -> np.ndarray:
@@ -161,9 +153,6 @@ def compositions(total: int, caps: Sequence[int]) -> np.ndarray:
 
     walk(total, 0, ())
     return np.array(found, dtype=np.int8).reshape(len(found), len(caps))
-
-
-COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)
 
 
 # -- tables ------------------------------------------------------------------------------------------
@@ -366,11 +355,8 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
     partition = a.partition.join(b.partition)
     a, _ = a.regroup(partition, sizes)
     b, _ = b.regroup(partition, sizes)
-    shared = [link for link in a.links if link in b.links]
-    i, j = _matching(
-        a.values[:, [a.links.index(x) for x in shared]].astype(np.int64),
-        b.values[:, [b.links.index(x) for x in shared]].astype(np.int64),
-    )
+    shared, on_a, on_b = _on_shared_links(a, b)
+    i, j = _matching(on_a, on_b)
     counts = np.concatenate([a.counts[i], b.counts[j]], axis=1)
     fits = np.all(counts.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1)
     i, j, counts = i[fits], j[fits], counts[fits]
@@ -385,6 +371,24 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
         [a.links[x] for x in keep_a] + [b.links[x] for x in keep_b],
         np.concatenate([a.values[i][:, keep_a], b.values[j][:, keep_b]], axis=1),
     ).merged()
+
+
+def matched_rows(a: Table, b: Table) -> int:
+    """How many pairs of rows of two tables agree on the links they share (the pairs `join`
+    goes through), counted without listing them."""
+    _, on_a, on_b = _on_shared_links(a, b)
+    on_b_rows = Counter(map(tuple, on_b.tolist()))
+    return sum(on_b_rows[tuple(v)] for v in on_a.tolist())
+
+
+def _on_shared_links(a: Table, b: Table) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """The links two tables share, and each table's values on them [row, link] (int64)."""
+    shared = [link for link in a.links if link in b.links]
+    return (
+        shared,
+        a.values[:, [a.links.index(x) for x in shared]].astype(np.int64),
+        b.values[:, [b.links.index(x) for x in shared]].astype(np.int64),
+    )
 
 
 def combine(whole: Table, part: Table, hand: str, sizes: Mapping[Key, int]) -> Table:

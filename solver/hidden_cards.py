@@ -110,7 +110,7 @@ def _dealt(places: int, capacity: tuple[int, ...], hidden: tuple[int, ...]):
         rows, choice = np.nonzero(np.all(free[:, None, :] >= splits[None, :, :], axis=2))
         steps.append((value, splits, rows, choice))
         free = free[rows] - splits[choice]
-        weights = _times(weights[rows], ways[choice])
+        weights = times(weights[rows], ways[choice])
     chosen = {}  # value -> (its splits, the split of each final world), walking back
     world = np.arange(len(weights))
     for value, splits, rows, choice in reversed(steps):
@@ -250,7 +250,7 @@ class HiddenCards:
             self.counts, self.keys = self.counts[:0], self.keys[:0]
             self.weights = np.zeros(0, dtype=np.int64)
             return
-        weights = _times(self.weights[rows], factor)
+        weights = times(self.weights[rows], factor)
         if self.multiplier is None:  # no int64 key: build every candidate, compare bytes
             counts = self.counts[rows] + changes[kinds]
             keys = self._keys(counts)
@@ -313,7 +313,7 @@ class HiddenCards:
             if factor is not None:
                 factor = factor[mask]
         if factor is not None:
-            self.weights = _times(self.weights, factor)
+            self.weights = times(self.weights, factor)
             self._reduce()
 
     # -- choices -----------------------------------------------------------------------------------
@@ -449,7 +449,7 @@ class HiddenCards:
         self.multiplier = key_multipliers(self.copies, self.places)
         self.counts = counts
         self.keys = self._keys(counts)
-        self.weights = _times(self.weights[rows], ways)
+        self.weights = times(self.weights[rows], ways)
         self._sort()
         return new
 
@@ -564,9 +564,9 @@ def draws(n: np.ndarray, total: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
         picked = low[parent] + np.arange(len(parent)) - np.repeat(np.cumsum(width) - width, width)
         heap_size = n[rows[parent], heap]
         if len(heap_size) and max(int(heap_size.max()), int(picked.max())) >= 64:
-            ways = _times(ways[parent], np.frompyfunc(math.comb, 2, 1)(heap_size, picked))
+            ways = times(ways[parent], np.frompyfunc(math.comb, 2, 1)(heap_size, picked))
         else:
-            ways = _times(ways[parent], np.take(COMB, heap_size * 64 + picked))
+            ways = times(ways[parent], np.take(COMB, heap_size * 64 + picked))
         rows, left = rows[parent], left[parent] - picked
         steps.append((parent, picked))
     split = np.zeros((len(rows), heaps), dtype=np.int8)
@@ -608,11 +608,11 @@ def _over(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return numerator * scale[:, None]
 
 
-def _times(weights: np.ndarray, factor: np.ndarray) -> np.ndarray:
+def times(weights: np.ndarray, factor: np.ndarray) -> np.ndarray:
     """weights × factor, exactly (switching to Python integers before int64 could overflow)."""
     factor = np.asarray(factor)
-    small = weights.dtype != object and factor.dtype != object
-    if small and len(weights) and int(weights.max()) * max(int(factor.max()), 1) < SAFE:
+    small = weights.dtype != object and factor.dtype != object and len(weights) > 0
+    if small and int(np.abs(weights).max()) * max(int(np.abs(factor).max()), 1) < SAFE:
         return weights * factor.astype(np.int64)
     return weights.astype(object) * factor.astype(object)
 

@@ -56,6 +56,7 @@ from solver.card_tables import (
     contract,
     group_sizes,
     join,
+    matched_rows,
     order_tables,
     runs,
 )
@@ -730,20 +731,6 @@ class Belief:
             return trial.total() > 0
         except Impossible:
             return False
-
-
-def matched_rows(a: Table, b: Table) -> int:
-    """How many pairs of rows of two tables agree on the links they share."""
-    shared = [link for link in a.links if link in b.links]
-
-    def tally(t: Table) -> dict[tuple, int]:
-        found: dict[tuple, int] = {}
-        for v in t.values[:, [t.links.index(x) for x in shared]].tolist():
-            found[tuple(v)] = found.get(tuple(v), 0) + 1
-        return found
-
-    left, right = tally(a), tally(b)
-    return sum(n * right.get(v, 0) for v, n in left.items())
 
 
 def posterior_of(

@@ -36,6 +36,9 @@ end Ana=41 Ben=                                 the incriminating cards each pla
 any event as YAML, e.g.  fact: {player: Ben, lacks: odd}"""
 
 
+NO_DEAL = "the log has no deal yet: start with 'deal: {incriminating: [...], hand: [...]}'"
+
+
 class Posterior:
     """What the filter says about the current round, in the players' terms."""
 
@@ -118,9 +121,7 @@ class Suspeicao:
         log = parse(doc, upto, doc.events_key)
         rnd = log.round
         if rnd is None:
-            raise InputError(
-                "the log has no deal yet: start with 'deal: {incriminating: [...], hand: [...]}'"
-            )
+            raise InputError(NO_DEAL)
         return Posterior(log, rnd, self.track(log, rnd))
 
     def track(self, log: Log, rnd: Round) -> Belief:
@@ -251,9 +252,7 @@ class Suspeicao:
     def replay(self, doc: Document) -> Report:
         log = parse(doc, None, doc.events_key)
         if log.round is None:  # as solve says it (zip below needs a round)
-            raise InputError(
-                "the log has no deal yet: start with 'deal: {incriminating: [...], hand: [...]}'"
-            )
+            raise InputError(NO_DEAL)
         raw = doc.events(doc.events_key)
         rows: list[list[str]] = []
         history: list[dict] = []

@@ -900,10 +900,3 @@ def _magnitude(plan: list[_Step]) -> int:
             return 1
         completion, scale = total / top, scale + top_row + math.log2(top)
     return max(1, int(math.ceil(scale)) + 1)
-
-
-def _sum_bound(weights: np.ndarray) -> int:
-    """An integer at least the sum of the (nonnegative) weights."""
-    if weights.dtype == object:
-        return int(sum(weights))
-    return int(float(weights.astype(np.float64).sum()) * (1 + 1e-9)) + 1

@@ -70,9 +70,9 @@ def _load(path: Path) -> Any:
 def _first_events(path: Path) -> str:
     """The example's text; for the games in SMALL_GAMES, only its first FIRST_EVENTS events."""
     text = path.read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
     if path not in EXAMPLES or path.parent.name not in SMALL_GAMES:
         return text
+    data = yaml.safe_load(text)
     if isinstance(data.get("events"), list):
         data["events"] = data["events"][:FIRST_EVENTS]
     else:

@@ -34,7 +34,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -158,8 +158,40 @@ def compositions(total: int, caps: Sequence[int]) -> np.ndarray:
 # -- tables ------------------------------------------------------------------------------------------
 
 
+class Rows:
+    """What every table of weighted rows does alike (this module's tables, and the tables of a
+    game's own filter): a dataclass with `counts`, `weights`, `values` (one row each) and a
+    `serial`, never changed in place, that can merge its equal rows."""
+
+    counts: np.ndarray
+    weights: np.ndarray
+    values: np.ndarray
+
+    def merged(self) -> Self:
+        raise NotImplementedError
+
+    def like(self, **changes: Any) -> Self:
+        """A new table with some fields replaced (arrays are shared unless replaced)."""
+        return dataclasses.replace(self, serial=next(SERIALS), **changes)  # type: ignore[type-var]
+
+    def pick(self, index: np.ndarray, factor: np.ndarray | None = None) -> Self:
+        """The rows `index` (with repeats), their weights multiplied by `factor`."""
+        weights = self.weights[index]
+        if factor is not None:
+            weights = times(weights, factor)
+        return self.like(counts=self.counts[index], weights=weights, values=self.values[index])
+
+    def keep(self, mask: np.ndarray, factor: np.ndarray | None = None) -> Self:
+        """The rows where `mask` holds, weights multiplied by `factor` (rows of factor 0 go)."""
+        if factor is not None:
+            factor = np.asarray(factor)
+            mask = mask & (factor != 0)
+            return self.pick(np.flatnonzero(mask), factor[mask]).merged()
+        return self.pick(np.flatnonzero(mask))
+
+
 @dataclass
-class Table:
+class Table(Rows):
     """The explicit slots of one or more hands whose cards are tied together (`hands`; a card
     received and not yet looked into is a part of its own, named ""; a factor on links alone
     has none): rows of counts [row, hand, group] over the groups `keys` of `partition`, exact
@@ -225,25 +257,6 @@ class Table:
             counts=self.take()[:, None, :].astype(np.int8),
             weights=times(self.weights, self.ways_within()),
         ).merged()
-
-    def like(self, **changes: Any) -> Table:
-        """A new table with some fields replaced (arrays are shared unless replaced)."""
-        return dataclasses.replace(self, serial=next(SERIALS), **changes)
-
-    def pick(self, index: np.ndarray, factor: np.ndarray | None = None) -> Table:
-        """The rows `index` (with repeats), their weights multiplied by `factor`."""
-        weights = self.weights[index]
-        if factor is not None:
-            weights = times(weights, factor)
-        return self.like(counts=self.counts[index], weights=weights, values=self.values[index])
-
-    def keep(self, mask: np.ndarray, factor: np.ndarray | None = None) -> Table:
-        """The rows where `mask` holds, weights multiplied by `factor` (rows of factor 0 go)."""
-        if factor is not None:
-            factor = np.asarray(factor)
-            mask = mask & (factor != 0)
-            return self.pick(np.flatnonzero(mask), factor[mask]).merged()
-        return self.pick(np.flatnonzero(mask))
 
     def merged(self) -> Table:
         """Equal rows (counts and link values) become one, weights added and reduced."""

@@ -17,8 +17,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from suspicion_brute import Brute, brute_force
 
-from models.game_of_suspicion.belief import Impossible, track
+from models.game_of_suspicion.belief import Belief, Impossible, track
 from models.game_of_suspicion.log import parse
+from models.game_of_suspicion.outside import OutsideBelief
 from models.game_of_suspicion.rules import load_deck
 from models.game_of_suspicion.simulate import random_game
 from solver.errors import Contradiction
@@ -595,17 +596,38 @@ def test_logs_without_me_match_the_brute_force_long(seed, players, events, advan
 
 
 def assert_outside_exact(seed, players, events, advanced, options) -> None:
+    """Both filters of a log without `me`: the list of worlds (`track`) and the tables it falls
+    back to when the list is too large (`outside.py`)."""
     data, truths = outside_game(seed, players, events, advanced, options)
     for upto, posterior in enumerate(Brute(data).posteriors(), 1):
         log = parse(Document(data), upto)
-        belief = track(log.round.setup)
-        exact = belief.worlds_list()
-        diff = differences(posterior, exact)
-        assert not diff, f"after event {upto - 1}: (world, brute, filter) {diff[:4]} of {len(diff)}"
+        for belief in (track(log.round.setup), tables(log.round.setup)):
+            exact = belief.worlds_list()
+            diff = differences(posterior, exact)
+            assert not diff, (
+                f"after event {upto - 1}: (world, brute, {type(belief).__name__}) {diff[:4]}"
+            )
+            if upto == len(data["events"]):
+                assert_questions_agree(belief, posterior)
         truth = tuple(truths[upto - 1][place] for place in log.round.setup.places)
         assert posterior.get(truth, 0) > 0, "the true world is possible"
-        if upto == len(data["events"]):
-            assert_questions_agree(belief, posterior)
+
+
+def tables(setup) -> OutsideBelief:
+    """The tables of outside.py after every step (a simulated log is never impossible)."""
+    belief = OutsideBelief(setup)
+    for step in setup.steps:
+        belief.apply(step)
+    return belief
+
+
+def listed(setup) -> Belief:
+    """The list of worlds with pooled slots (what a log with `me` uses), over a log without
+    `me` (which `track` gives to the tables of outside.py): both are checked exactly."""
+    belief = Belief(setup)
+    for step in setup.steps:
+        belief.apply(step)
+    return belief
 
 
 def test_a_card_held_by_nobody_is_exact_without_listing_the_hands():
@@ -623,10 +645,11 @@ def test_a_card_held_by_nobody_is_exact_without_listing_the_hands():
             {"look": {"by": "Cleo", "slot": "left", "exchanged": True}},
         ],
     }
-    belief = track(parse(Document(data), 3).round.setup)
+    belief = listed(parse(Document(data), 3).round.setup)
     assert belief.pooled == [2, 0, 2, 2, 1] and len(belief.unlike[3]) == 2  # Dan: 8 and 0 6
     posterior = assert_exact(data)
     assert_questions_agree(track(parse(Document(data)).round.setup), posterior)
+    assert listed(parse(Document(data)).round.setup).worlds_list() == posterior
 
 
 def test_a_wrong_guess_at_an_unseen_hand_is_exact_without_listing_it():
@@ -644,8 +667,9 @@ def test_a_wrong_guess_at_an_unseen_hand_is_exact_without_listing_it():
         ],
     }
     for upto, ruled_out in ((2, 1), (3, 2)):  # Ben (place 1): pooled, hands ruled out
-        belief = track(parse(Document(data), upto).round.setup)
+        belief = listed(parse(Document(data), upto).round.setup)
         assert belief.pooled[1] == 2 and len(belief.unlike[1]) == ruled_out
     posterior = assert_exact(data)
     belief = track(parse(Document(data)).round.setup)
     assert_questions_agree(belief, posterior)
+    assert listed(parse(Document(data)).round.setup).worlds_list() == posterior

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.game_of_suspicion import log, rules
-from models.game_of_suspicion.belief import Belief, TooBig
+from models.game_of_suspicion.belief import Belief, TooBig, track
+from models.game_of_suspicion.outside import OutsideBelief
 from models.game_of_suspicion.simulate import (
     Record,
     deal_event,
@@ -43,18 +44,19 @@ def parse(doc: dict) -> log.Log:
 
 def probability(belief: Belief, world: tuple[tuple[int, ...], ...]) -> Fraction:
     """The filter's probability of `world` (per-place sorted values, in the setup's order)."""
-    if belief.worlds <= SMALL:
+    if belief.worlds is not None and belief.worlds <= SMALL:  # None: too entangled to count
         found = belief.worlds_list().get(world, Fraction(0))
         assert belief.probability(world) == found
         return found
     return belief.probability(world)
 
 
-def check_truths(doc: dict, truths: list[dict[str, tuple[int, ...]]]) -> None:
-    """After the steps of each event of the last round, the truth has positive probability."""
+def check_truths(doc: dict, truths: list[dict[str, tuple[int, ...]]], engine=Belief) -> None:
+    """After the steps of each event of the last round, the truth has positive probability
+    (`engine`: the list of worlds, or the tables used without `me` when the list is too large)."""
     rnd = parse(doc).round
     assert rnd is not None
-    belief = Belief(rnd.setup)
+    belief = engine(rnd.setup)
     steps: dict[int, list] = {}
     for step in rnd.setup.steps:
         steps.setdefault(step.event, []).append(step)
@@ -119,6 +121,48 @@ def outside_truths(seed: int, events: int) -> bool:
 @pytest.mark.parametrize("seed", [4, 6, 7])
 def test_truth_is_a_world_of_the_filter_from_outside_with_four_players(seed):
     assert outside_truths(seed, 12)
+
+
+@pytest.mark.parametrize("seed", [0, 7, 12])
+def test_truth_is_a_world_of_the_tables_from_outside_with_four_players(seed):
+    """The tables of outside.py (what a log without `me` falls back to when the list of worlds
+    is too large) keep the truth possible after every event, on the real deck."""
+    doc, truths = random_game(random.Random(seed), 4, None, seed % 2 == 1, events=10)
+    check_truths(doc, truths, OutsideBelief)
+
+
+@pytest.mark.parametrize("seed", [0, 2, 7, 12])
+def test_the_tables_equal_the_list_of_worlds_on_the_real_deck(seed):
+    """Two independent exact filters of a 4-player log without `me` give every hand the same
+    posterior, as Fractions (the brute force cannot run on the real deck)."""
+    doc, _ = random_game(random.Random(seed), 4, None, seed % 2 == 1, events=10)
+    rnd = parse(doc).round
+    assert rnd is not None
+    listed, tables = Belief(rnd.setup), OutsideBelief(rnd.setup)
+    for step in rnd.setup.steps:
+        listed.apply(step)
+        tables.apply(step)
+    assert tables.worlds in (listed.worlds, None)  # None: given up (COUNT_WORK), seed 7
+    for place in range(len(rnd.setup.places)):
+        assert dict(tables.hands(place)) == dict(listed.hands(place)), place
+
+
+def test_a_log_the_list_refuses_is_solved_by_the_tables():
+    """Seed 13: the list of worlds passes its limit; `track` follows the round again with the
+    tables, whose answer is a distribution (each hand's chances sum to 1) holding the truth."""
+    doc, truths = random_game(random.Random(13), 4, None, True, events=10)
+    rnd = parse(doc).round
+    assert rnd is not None
+    with pytest.raises(TooBig):
+        listed = Belief(rnd.setup)
+        for step in rnd.setup.steps:
+            listed.apply(step)
+    belief = track(rnd.setup)
+    assert isinstance(belief, OutsideBelief)
+    world = tuple(truths[-1][place] for place in rnd.setup.places)
+    assert belief.probability(world) > 0
+    for place in range(len(rnd.setup.places)):
+        assert sum(p for _, p in belief.hands(place)) == 1
 
 
 @pytest.mark.long

@@ -12,6 +12,7 @@ import functools
 import itertools
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from solver.hidden_cards import (
     kinds_and_rows,
 )
 
+if TYPE_CHECKING:
+    from models.game_of_suspicion.outside import OutsideBelief
+
 V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
 MAX_WORLDS = 4_000_000  # more hidden worlds than this at once: refused (memory)
@@ -46,13 +50,15 @@ MAX_CANDIDATES = 10_000_000  # a step that would weigh more candidate worlds: re
 
 
 class TooBig(InputError):
-    """Tracking the log exactly would hold more hidden worlds in memory than MAX_WORLDS."""
+    """Tracking the log exactly would hold more hidden worlds in memory than MAX_WORLDS (or,
+    without `me`, a table or a sum larger than the limits of `outside.py`: `why`)."""
 
-    def __init__(self, event: int | None = None):
+    def __init__(self, event: int | None = None, why: str | None = None):
         where = f"event {event}: " if event is not None else ""
+        what = why or f"more than {MAX_WORLDS:,} possible worlds at once"
         super().__init__(
-            f"{where}the hidden world is too large to track exactly (more than {MAX_WORLDS:,} "
-            "possible worlds at once); a log with a 'me' tracks far fewer"
+            f"{where}the hidden world is too large to track exactly ({what}); a log with a "
+            "'me' tracks far fewer"
         )
 
 
@@ -88,16 +94,17 @@ class Belief(HiddenCards):
         self.unlike: dict[int, list[tuple[int, ...]]] = {}  # pooled place -> hands it is not
         self.setup = setup
         self._settled: dict[int, Belief] = {}
+        self._counted: dict[int, int] = {}  # -1: the number of worlds, once asked
 
     def copy(self):
         other = super().copy()
         other.pooled = list(self.pooled)
         other.unlike = {p: list(hands) for p, hands in self.unlike.items()}
-        other._settled = {}
+        other._settled, other._counted = {}, {}
         return other
 
     def apply(self, step: Step) -> None:
-        self._settled = {}
+        self._settled, self._counted = {}, {}
         try:
             getattr(self, f"_{type(step).__name__.lower()}")(step)
         except TooBig:
@@ -362,6 +369,14 @@ class Belief(HiddenCards):
             self._settled[place] = self.settled(place)
         return self._settled[place]
 
+    def prepare(self) -> None:
+        """Settle now what a report asks about (every place, the number of worlds): a log
+        without `me` whose list would pass its limits there is then known at once (TooBig)."""
+        for place in range(self.pool):
+            if self.has_cards(place):
+                self._about(place)
+        self.worlds
+
     def hands(self, place: int) -> list[tuple[tuple[int, ...], Fraction]]:
         return HiddenCards.hands(self._about(place), place)
 
@@ -375,6 +390,11 @@ class Belief(HiddenCards):
         explicit cards stand for different hidden worlds once no place is part pooled)."""
         if not any(self.pooled):
             return len(self.weights)
+        if -1 not in self._counted:
+            self._counted[-1] = self._count_worlds()
+        return self._counted[-1]
+
+    def _count_worlds(self) -> int:
         belief = self.copy()
         belief.resolve(*(p for p in range(self.pool) if self.explicit(p) and self.pooled[p]))
         pools, repeats = np.unique(belief.counts[:, self.pool, :], axis=0, return_counts=True)
@@ -411,6 +431,15 @@ class Belief(HiddenCards):
     @property
     def empty(self) -> bool:
         return len(self.weights) == 0
+
+    @property
+    def empty_now(self) -> bool:
+        """Whether no world is left (known at once: the worlds are listed)."""
+        return self.empty
+
+    def hidden_values(self) -> list[int]:
+        """The values some hidden place may hold."""
+        return [v for v in rules.VALUES if self.counts[:, :, v].any()]
 
     def worlds_list(self) -> dict[tuple, Fraction]:
         """Every hidden world (per place, its sorted values) with its probability (tests)."""
@@ -520,12 +549,71 @@ class Impossible(Exception):
         self.event = event
 
 
-def track(setup: Setup, steps: list[Step] | None = None) -> Belief:
+Filter: TypeAlias = "Belief | OutsideBelief"  # the list of worlds, or the tables without `me`
+
+
+def track(setup: Setup, steps: list[Step] | None = None) -> Filter:
     """The filter after the deal and `steps` (default: all of the setup's); Impossible if the
     steps rule out every world."""
-    belief = Belief(setup)
-    for step in setup.steps if steps is None else steps:
-        belief.apply(step)
-        if belief.empty:
-            raise Impossible(step.event)
+    steps = list(setup.steps if steps is None else steps)
+    return advance(Belief(setup), setup, steps, steps)
+
+
+def advance(belief: Filter, setup: Setup, todo: list[Step], steps: list[Step]) -> Filter:
+    """The filter after `todo`, the last steps of `steps`. The list of worlds is tried first
+    (fast, and it answers every question); when it would pass its limits on a log without
+    `me`, the round is followed again from the deal by the small tables of `outside.py`, which
+    hold such logs in far less memory (TooBig only if both are too large). Impossible names the
+    first event after which no world is left: the list knows at once; the tables know at once
+    only when one of them runs out of rows (the deck may fail them all together earlier), so
+    then, and when their sum at the end is 0, the event is found by bisection."""
+    from models.game_of_suspicion.outside import OutsideBelief
+
+    try:
+        try:
+            for step in todo:
+                belief.apply(step)
+                if belief.empty_now:
+                    raise Impossible(step.event)
+            if setup.outside and isinstance(belief, Belief) and not belief.empty:
+                belief.prepare()  # the list's answers can pass its limits too
+        except TooBig:
+            if not setup.outside or isinstance(belief, OutsideBelief):
+                raise
+            belief = OutsideBelief(setup)  # the list is too large: the tables, from the deal
+            for step in steps:
+                belief.apply(step)
+        if todo and belief.empty:
+            raise Impossible(todo[-1].event)
+    except Impossible as impossible:
+        if not isinstance(belief, OutsideBelief):
+            raise
+        raise Impossible(first_impossible(setup, steps, impossible.event)) from None
     return belief
+
+
+def first_impossible(setup: Setup, steps: list[Step], upto: int) -> int:
+    """The first event (at most `upto`, which leaves no world) after which the tables of
+    `outside.py` leave no world."""
+    from models.game_of_suspicion.outside import OutsideBelief
+
+    events = sorted({s.event for s in steps if s.event <= upto})
+
+    def none_left(event: int) -> bool:
+        belief = OutsideBelief(setup)
+        try:
+            for step in steps:
+                if step.event <= event:
+                    belief.apply(step)
+        except Impossible:
+            return True
+        return belief.empty
+
+    lo, hi = 0, len(events) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if none_left(events[mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    return events[lo] if events else upto

@@ -10,8 +10,9 @@ from fractions import Fraction
 import yaml
 
 from models.game_of_suspicion import rules
-from models.game_of_suspicion.belief import Belief, Impossible, track
+from models.game_of_suspicion.belief import Filter, Impossible, advance, track
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
+from models.game_of_suspicion.steps import Step
 from models.game_of_suspicion.template import TEMPLATE
 from solver.errors import Contradiction, InputError
 from solver.hidden_cards import LastSteps
@@ -45,7 +46,7 @@ def hand_text(cards) -> str:
 class Posterior:
     """What the filter says about the current round, in the players' terms."""
 
-    def __init__(self, log: Log, rnd: Round, belief: Belief):
+    def __init__(self, log: Log, rnd: Round, belief: Filter):
         self.log, self.round, self.belief = log, rnd, belief
         self.opponents = [p for p in rnd.active if p != log.me]
 
@@ -76,10 +77,16 @@ class Posterior:
     def certain(self, player: str) -> tuple[list[int], list[int]]:
         """Values the player surely holds, and values still in play they surely do not hold."""
         place = self.place(player)
-        hidden = [v for v in rules.VALUES if self.belief.counts[:, :, v].any()]
+        hidden = self.belief.hidden_values()
         sure = [v for v in hidden if self.belief.holds(place, v) == 1]
         never = [v for v in hidden if self.belief.holds(place, v) == 0]
         return sure, never
+
+
+def worlds_text(worlds: int | None) -> str:
+    """The number of hidden worlds, or why it is not given (the tables used without `me` can
+    be too entangled to tell distinct worlds apart quickly; the chances do not need it)."""
+    return "not counted" if worlds is None else f"{worlds:,}"
 
 
 def value_label(value: int) -> str:
@@ -94,7 +101,7 @@ class GameOfSuspicion:
     session_help = SESSION_HELP
 
     def __init__(self) -> None:
-        self.last: LastSteps[Belief] = (
+        self.last: LastSteps[Filter] = (
             LastSteps()
         )  # the belief after the last round's steps tracked
 
@@ -129,7 +136,7 @@ class GameOfSuspicion:
             raise InputError(NO_DEAL)
         return Posterior(log, rnd, self.track(rnd))
 
-    def track(self, rnd: Round, steps=None) -> Belief:
+    def track(self, rnd: Round, steps=None) -> Filter:
         """The filter over the round; a contradiction names the events CP-SAT finds in conflict.
 
         The last result is remembered: a session (or a bot) that adds events to the same round
@@ -148,10 +155,7 @@ class GameOfSuspicion:
         resumed = self.last.resume(signature, steps)
         belief, todo = resumed if resumed else (track(setup, []), steps)
         try:
-            for step in todo:
-                belief.apply(step)
-                if belief.empty:
-                    raise Impossible(step.event)
+            belief = advance(belief, setup, todo, steps)
         except Impossible as impossible:
             raise conflict(rnd, impossible.event) from None
         self.last.keep(signature, steps, belief)
@@ -174,7 +178,12 @@ class GameOfSuspicion:
         }
         certain = {}
         lines = [
-            f"round {rnd.number}: {belief.worlds:,} possible hidden worlds"
+            f"round {rnd.number}: "
+            + (
+                f"{belief.worlds:,} possible hidden worlds"
+                if belief.worlds is not None
+                else "the possible hidden worlds are too entangled to count (the chances are exact)"
+            )
             + (f" from {log.me}'s seat" if log.me else " (public information only)")
         ]
         for player in post.opponents:
@@ -255,7 +264,7 @@ class GameOfSuspicion:
                     if belief.has_cards(rnd.setup.place(p))
                 }
                 rows.append(
-                    [str(event), describe_event(raw[event - 1], log.me), f"{belief.worlds:,}"]
+                    [str(event), describe_event(raw[event - 1], log.me), worlds_text(belief.worlds)]
                     + [
                         f"{hand_text(best[p][0])} ({float(best[p][1]):.2f})" if p in best else "out"
                         for p in opponents
@@ -282,14 +291,17 @@ class GameOfSuspicion:
     def beliefs(self, rnd: Round, end: int):
         """The filter after each event of a round, from its deal to event `end`."""
         belief = self.track(rnd, [])
-        steps = iter(rnd.setup.steps)
-        step = next(steps, None)
+        by_event: dict[int, list[Step]] = {}
+        for step in rnd.setup.steps:
+            by_event.setdefault(step.event, []).append(step)
+        done: list[Step] = []
         for event in range(rnd.deal_event, end + 1):
-            while step is not None and step.event == event:
-                belief.apply(step)
-                if belief.empty:
-                    raise conflict(rnd, event)
-                step = next(steps, None)
+            todo = by_event.get(event, [])
+            done += todo
+            try:
+                belief = advance(belief, rnd.setup, todo, done)
+            except Impossible as impossible:
+                raise conflict(rnd, impossible.event) from None
             yield event, belief
 
     # -- advice, puzzles, self-play: see advice.py, puzzle.py, simulate.py --------------------------

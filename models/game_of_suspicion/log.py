@@ -360,6 +360,7 @@ class _Reader:
             deck.option("choice_unit"),
             deck.option("announce_model"),
             card6_ten_rank=deck.option("card6_ten_rank"),
+            outside=log.me is None,
         )
         rnd = Round(
             number=self.round_number(body),

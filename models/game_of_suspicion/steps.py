@@ -129,6 +129,7 @@ class Setup:
     announce_model: str = "restrict"
     card6_ten_rank: str = "zero"
     steps: list[Step] = field(default_factory=list)
+    outside: bool = False  # the log has no `me`: every hand is hidden (outside.py tracks it)
 
     def place(self, name: str) -> int:
         return self.places.index(name)

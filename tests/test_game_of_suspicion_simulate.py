@@ -4,8 +4,11 @@ every event is one the exact filter keeps, and policies' intents are carried out
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -163,6 +166,30 @@ def test_a_log_the_list_refuses_is_solved_by_the_tables():
     assert belief.probability(world) > 0
     for place in range(len(rnd.setup.places)):
         assert sum(p for _, p in belief.hands(place)) == 1
+
+
+ENTANGLED = Path(__file__).parent / "data" / "suspicion-outside-entangled.yaml"
+
+
+def test_a_log_too_entangled_for_both_filters_is_refused_in_bounded_memory():
+    """A round both exact filters refuse: `solve` says so in one line (exit 2) at the event
+    where it happens. Before the guards in outside.py the tables grew to 7.3 GB first; here the
+    process may not pass 1.5 GB of address space beyond the start."""
+    script = (
+        "import resource, sys\n"
+        "from cli.app import main\n"
+        "status = open('/proc/self/status').read().split('VmSize:')[1]\n"
+        "cap = int(status.split()[0]) * 1024 + 1536 * 1024**2\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (cap, cap))\n"
+        "sys.argv = ['sleuth', 'solve', sys.argv[1]]\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(ENTANGLED)], capture_output=True, text=True
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "event 10" in done.stderr and "too large to track exactly" in done.stderr
 
 
 @pytest.mark.long

@@ -375,7 +375,7 @@ class Belief(HiddenCards):
         for place in range(self.pool):
             if self.has_cards(place):
                 self._about(place)
-        self.worlds
+        _ = self.worlds
 
     def hands(self, place: int) -> list[tuple[tuple[int, ...], Fraction]]:
         return HiddenCards.hands(self._about(place), place)

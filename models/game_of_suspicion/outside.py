@@ -28,7 +28,9 @@ by how many of its value the receiving column then holds. Questions are answered
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 from fractions import Fraction
 
 import numpy as np
@@ -49,6 +51,7 @@ from models.game_of_suspicion.steps import (
     Swap,
 )
 from models.game_of_suspicion.tables import (
+    COUNT_WORK,
     Table,
     contract,
     count_worlds,
@@ -58,13 +61,32 @@ from models.game_of_suspicion.tables import (
     scaled,
 )
 from solver.card_tables import COMB, TooLarge, compositions, times
+from solver.hidden_cards import deal_worlds
 
 V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
 SPARE = -1  # a column that holds a card for a moment (a card 0 inside one table)
-ROWS_LIMIT = 4_000_000  # a table with more rows than this is refused (memory)
+ROWS_LIMIT = 2_000_000  # a table with more rows than this is refused (memory)
 JOIN_TRIED = 400_000  # two tables sharing links are joined when their matching pairs are at most
 JOIN_KEPT = 60_000  # ... this, and the joined table has at most this many rows
+
+
+def spread(number: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (row, value) where `number` is not 0: the rows a choice of one card spreads a
+    table into, refused before they are listed when there would be more than ROWS_LIMIT."""
+    if int(np.count_nonzero(number)) > ROWS_LIMIT:
+        raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
+    rows, values = np.nonzero(number)
+    return rows, values
+
+
+@contextlib.contextmanager
+def too_big() -> Iterator[None]:
+    """A question whose tables or sums would pass the limits: TooBig, as for a step."""
+    try:
+        yield
+    except TooLarge as large:
+        raise TooBig(None, str(large)) from None
 
 
 class Dead(Exception):
@@ -318,7 +340,7 @@ class OutsideBelief:
         g, r = table.column(giver), table.column(receiver)
         hand = table.counts[:, g, :].astype(np.int64)
         number, per = self._give_chance(hand)
-        rows, value = np.nonzero(number)
+        rows, value = spread(number)
         counts = table.counts[rows].astype(np.int64)
         every = np.arange(len(rows))
         counts[every, g, value] -= 1
@@ -332,7 +354,7 @@ class OutsideBelief:
         g = table.column(giver)
         hand = table.counts[:, g, :].astype(np.int64)
         number, per = self._give_chance(hand)
-        rows, value = np.nonzero(number)
+        rows, value = spread(number)
         counts = table.counts[rows].copy()
         counts[np.arange(len(rows)), g, value] -= 1
         factor = scaled(number[rows, value], per[rows, value])
@@ -410,7 +432,7 @@ class OutsideBelief:
         held = table.counts[:, h, :].astype(np.int64)
         taken = np.argmax(table.counts[:, s, :], axis=1)
         number, per = self._put_back_chance(held, taken, step.exchanged)
-        rows, put = np.nonzero(number)
+        rows, put = spread(number)
         every = np.arange(len(rows))
         counts = table.counts[rows].astype(np.int64)
         counts[every, h, taken[rows]] += 1
@@ -538,7 +560,7 @@ class OutsideBelief:
             if ends:
                 (j,) = ends
                 j -= j > i
-                self.put(j, join(self.tables[j], factor, self.supply))
+                self.put(j, join(self.tables[j], factor, self.supply, limit=ROWS_LIMIT))
 
     def tie(self) -> None:
         while True:
@@ -577,7 +599,8 @@ class OutsideBelief:
     def total(self) -> int:
         """The weight of every world together, up to a constant (0: no world is left)."""
         if self._total is None:
-            self._total = contract(self.tables, self.supply)[0]
+            with too_big():
+                self._total = contract(self.tables, self.supply)[0]
         return self._total
 
     @property
@@ -594,9 +617,10 @@ class OutsideBelief:
         """The possible hands of `place` (sorted values), most likely first."""
         if place not in self._asked:
             trial = self.copy()
-            index = trial.whole(place)
-            table = trial.tables[index]
-            total, per_row = contract(trial.tables, trial.supply, asked=index)
+            with too_big():
+                index = trial.whole(place)
+                table = trial.tables[index]
+                total, per_row = contract(trial.tables, trial.supply, asked=index)
             found: dict[tuple[int, ...], int] = {}
             hands = table.counts[:, table.column(place), :]
             for counts, weight in zip(hands.tolist(), per_row or [], strict=True):
@@ -624,13 +648,16 @@ class OutsideBelief:
     def worlds(self) -> int | None:
         """How many distinct hidden worlds have positive probability; None when counting them
         would take too long (one world can stand for many histories of the links, and telling
-        them apart is far dearer than the posterior, which does not need it)."""
+        them apart is far dearer than the posterior, which does not need it). When the deck
+        has few layouts at all, they are listed instead."""
         if self._worlds is None:
             trial = self._settled()
             try:
                 self._worlds = count_worlds(trial.tables, trial.supply, trial.pooled)
             except TooLarge:
                 self._worlds = -1  # known not countable
+            if self._worlds < 0 and deal_worlds(self.size, self.supply.tolist()) <= COUNT_WORK:
+                self._worlds = len(self.worlds_list())  # few layouts at all: list them
         return None if self._worlds < 0 else self._worlds
 
     def probability(self, world: tuple[tuple[int, ...], ...]) -> Fraction:

@@ -51,6 +51,7 @@ from solver.card_tables import (
 from solver.hidden_cards import deal_worlds
 
 PAIRS_BLOCK = 4_000_000  # state × take candidates examined at once in a contraction turn
+PAIRS_LIMIT = 8_000_000  # (state, row) pairs of one contraction turn: more are refused (memory)
 
 
 # -- exact integer weights -------------------------------------------------------------------------
@@ -220,8 +221,13 @@ class Table(Rows):
         return table
 
 
-def matching(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (i, j) with left[i] == right[j] (rows of small ints), i-major."""
+def matching(
+    left: np.ndarray, right: np.ndarray, limit: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with left[i] == right[j] (rows of small ints), i-major; refused before
+    they are listed when there are more than `limit`."""
+    if limit is not None and len(left) * len(right) > limit and left.shape[1] == 0:
+        raise TooLarge(f"a sum would look at more than {limit:,} pairs")
     if left.shape[1] == 0:
         i = np.repeat(np.arange(len(left)), len(right))
         return i, np.tile(np.arange(len(right)), len(left))
@@ -233,6 +239,8 @@ def matching(left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarra
     lo = np.searchsorted(rkey, lkey, side="left")
     hi = np.searchsorted(rkey, lkey, side="right")
     counts = hi - lo
+    if limit is not None and int(counts.sum()) > limit:
+        raise TooLarge(f"a sum would look at more than {limit:,} pairs")
     i = np.repeat(np.arange(len(left)), counts)
     offsets = np.arange(len(i)) - np.repeat(np.cumsum(counts) - counts, counts)
     return i, order[np.repeat(lo, counts) + offsets]
@@ -363,7 +371,7 @@ def _fitting_pairs(
     takes = take[take_first]
     used = np.flatnonzero(takes.any(axis=0))
     if held.shape[1]:
-        state, row = matching(held, values)
+        state, row = matching(held, values, PAIRS_LIMIT)
         fit = np.ones(len(state), dtype=bool)
         for v in used:
             fit &= left[state, v] >= take[row, v]
@@ -373,6 +381,7 @@ def _fitting_pairs(
     per_take = np.bincount(take_id, minlength=len(takes))
     starts = np.cumsum(per_take) - per_take
     found_s, found_r = [], []
+    listed = 0
     block = max(1, PAIRS_BLOCK // max(len(takes), 1))
     for lo in range(0, len(left), block):
         chunk = left[lo : lo + block]
@@ -381,6 +390,9 @@ def _fitting_pairs(
             fits &= chunk[:, v, None] >= takes[None, :, v]
         s, t = np.nonzero(fits)
         n = per_take[t]
+        listed += int(n.sum())
+        if listed > PAIRS_LIMIT:
+            raise TooLarge(f"a sum would look at more than {PAIRS_LIMIT:,} pairs")
         s = np.repeat(s + lo, n)
         offsets = np.arange(len(s)) - np.repeat(np.cumsum(n) - n, n)
         found_s.append(s)

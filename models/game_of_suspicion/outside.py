@@ -657,7 +657,8 @@ class OutsideBelief:
             except TooLarge:
                 self._worlds = -1  # known not countable
             if self._worlds < 0 and deal_worlds(self.size, self.supply.tolist()) <= COUNT_WORK:
-                self._worlds = len(self.worlds_list())  # few layouts at all: list them
+                with contextlib.suppress(TooLarge, TooBig):  # few layouts at all: list them
+                    self._worlds = len(self.worlds_list(limit=COUNT_WORK))
         return None if self._worlds < 0 else self._worlds
 
     def probability(self, world: tuple[tuple[int, ...], ...]) -> Fraction:
@@ -677,16 +678,16 @@ class OutsideBelief:
             trial.apply(Hand(0, place, hand))
         return p
 
-    def worlds_list(self) -> dict[tuple, Fraction]:
+    def worlds_list(self, limit: int | None = None) -> dict[tuple, Fraction]:
         """Every hidden world (per place, its sorted values) with its probability (small
-        states: tests)."""
+        states; `limit`: refuse joins of more pairs of rows than this, TooLarge)."""
         trial = self.copy()
         for place in range(self.places):
             if trial.size[place]:
                 trial.whole(place)
         if not trial.tables:
             return {tuple(() for _ in range(self.places)): Fraction(1)}
-        table = flatten(trial.tables, trial.supply)
+        table = flatten(trial.tables, trial.supply, limit)
         mass = times(table.weights, table.ways_within())
         total = int(sum(int(w) for w in mass))
         found: dict[tuple, Fraction] = {}

@@ -484,6 +484,7 @@ def contract(
 
 
 COUNT_WORK = 5_000_000  # (set member, row) pairs a count of distinct worlds may go through
+COUNT_CELLS = 20_000_000  # counts (one per state of the deck, per set of link values) it may hold
 
 
 def count_worlds(tables: Sequence[Table], supply: np.ndarray, pooled: Sequence[int]) -> int:
@@ -497,7 +498,8 @@ def count_worlds(tables: Sequence[Table], supply: np.ndarray, pooled: Sequence[i
     reach it. Worlds of positive weight are those whose sets stay non-empty to the end.
 
     The sets can multiply (unlike the weights of `contract`, which only add up): past
-    COUNT_WORK pairs of a member of a set and a row the count is given up (TooLarge)."""
+    COUNT_WORK pairs of a member of a set and a row, or COUNT_CELLS counts held (each set
+    holds one per state of the deck), the count is given up (TooLarge)."""
     work = 0
     supply = np.asarray(supply, dtype=np.int64)
     radix = np.concatenate(([1], np.cumprod(supply[:-1] + 1))).astype(np.int64)
@@ -542,6 +544,10 @@ def count_worlds(tables: Sequence[Table], supply: np.ndarray, pooled: Sequence[i
                 if not after:
                     continue
                 source, reached = moves[take.tobytes()]
+                if after not in following and (len(following) + 1) * size > COUNT_CELLS:
+                    raise TooLarge(
+                        f"counting distinct worlds would hold over {COUNT_CELLS:,} counts"
+                    )
                 target = following.setdefault(after, np.zeros(size, dtype=np.int64))
                 target[reached] += counts[source] * multiplicity
         states = following
@@ -577,11 +583,12 @@ def _count_groups(table: Table) -> list[tuple[np.ndarray, frozenset, int]]:
     return [(np.array(k[0], dtype=np.int64), k[1], n) for k, n in tally.items()]
 
 
-def flatten(tables: Sequence[Table], supply: np.ndarray) -> Table:
-    """Every table joined into one (small states only: tests)."""
+def flatten(tables: Sequence[Table], supply: np.ndarray, limit: int | None = None) -> Table:
+    """Every table joined into one (small states only); `limit`: refuse a join of more pairs
+    of rows than this (TooLarge)."""
     if not tables:
         raise ValueError("nothing to flatten")
     whole = tables[0]
     for table in tables[1:]:
-        whole = join(whole, table, supply)
+        whole = join(whole, table, supply, limit)
     return whole

@@ -7,7 +7,10 @@ is somewhere cards lie unseen (an opponent's hand, a middle slot, a draw pile). 
 total probability of the (deal, history) pairs that end in it: the deal weighs a world by the
 number of physical deals giving it (a product of multinomials); each hidden choice multiplies by
 the probability of the class chosen, kept as an integer by scaling every world by one constant
-(the least common multiple of the denominators), which normalisation divides out. Weights stay
+(the least common multiple of the denominators), which normalisation divides out; `scale`
+records the product of those constants (and of the common divisors taken out), so that the
+worlds of two beliefs that took the same steps from one start can be put together exactly
+(`combined`: a step applied to a large belief a slice of worlds at a time). Weights stay
 int64 while that is safe and become Python integers (numpy object arrays) when it is not, so
 every probability is an exact Fraction.
 
@@ -166,6 +169,7 @@ class HiddenCards:
         self.choice_unit = choice_unit
         self.multiplier = key_multipliers(copies, self.places)
         self.counts, self.weights, self.keys = dealt(capacity, hidden, self.multiplier)
+        self.scale = Fraction(1)  # the stored weights are the exact ones times this
 
     def copy(self):
         """An independent copy (to try a move without changing this belief)."""
@@ -177,6 +181,31 @@ class HiddenCards:
             self.weights.copy(),
         )
         return other
+
+    def part(self, index: slice) -> Any:
+        """A belief holding a copy of some of the worlds, with scale 1 (to apply a step to a
+        large belief a slice at a time: see `put_together`)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.counts = self.counts[index].copy()
+        other.keys = self.keys[index].copy()
+        other.weights = self.weights[index]
+        other.scale = Fraction(1)
+        return other
+
+    def _rescaled(self, target: int) -> np.ndarray:
+        """The weights at scale `target` (a multiple of this belief's scale's numerator)."""
+        factor = Fraction(target) / self.scale
+        assert factor.denominator == 1
+        if factor == 1:
+            return self.weights
+        n = int(factor)
+        column = (
+            np.full(len(self.weights), n, dtype=np.int64)
+            if n < SAFE
+            else np.array([n] * len(self.weights), dtype=object)
+        )
+        return times(self.weights, column)
 
     def hand_keys(self, place: int) -> np.ndarray:
         """A per-world integer naming the hand of `place` (see `hand_of`)."""
@@ -215,13 +244,19 @@ class HiddenCards:
         become the same (a place emptied into another forgets which card was where)."""
         if len(self.keys) == 0:
             return
-        order = np.argsort(self.keys, kind="stable")
-        keys = self.keys[order]
-        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-        self.counts = self.counts[order[starts]]
-        self.weights = np.add.reduceat(_safe(self.weights[order], len(order)), starts)
-        self.keys = keys[starts]
+        first = self._merge(self.keys, self.weights)
+        self.counts = self.counts[first]
         self._reduce()
+
+    def _merge(self, keys: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Set the distinct `keys` (sorted) and the exact sum of the `weights` of each; return
+        the index of each one's first world (the caller sets `counts` from it)."""
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        self.weights = np.add.reduceat(_safe(weights[order], len(order)), starts)
+        self.keys = keys[starts]
+        return order[starts]
 
     def _shift(self, place: int, value: int, delta: int) -> None:
         """Every world gains `delta` cards `value` in `place`."""
@@ -298,6 +333,8 @@ class HiddenCards:
             g = int(np.gcd.reduce(w))
             if g > 1:
                 w = w // g
+        if g > 1:
+            self.scale /= g
         self.weights = w
 
     def _keep(self, mask: np.ndarray, factor: np.ndarray | None = None) -> None:
@@ -326,7 +363,14 @@ class HiddenCards:
             numerator = ((pool > 0) & allowed).astype(np.int64)
         else:
             numerator = pool.astype(np.int64, copy=False) * allowed
-        return _over(numerator, numerator.sum(axis=1))
+        return self.over(numerator, numerator.sum(axis=1))
+
+    def over(self, numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+        """numerator[world, value] / denominator[world] as integers, all worlds scaled by one
+        constant (recorded in `scale`); worlds with denominator 0 get 0."""
+        out, common = _over(numerator, denominator)
+        self.scale *= common
+        return out
 
     # -- generic steps -----------------------------------------------------------------------------
 
@@ -508,6 +552,9 @@ class HiddenCards:
         }
 
 
+Cards = TypeVar("Cards", bound=HiddenCards)
+
+
 class Copyable(Protocol):
     def copy(self) -> Any: ...
 
@@ -588,6 +635,35 @@ def by_value(chance: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray((chance > 0).T)
 
 
+def put_together(parts: Sequence[Cards]) -> Cards:
+    """One belief holding the worlds of `parts`: beliefs that took the same steps from slices
+    of the worlds of one belief. Their weights are brought to one scale (each part's `scale`
+    says how its weights were multiplied), then equal worlds are merged. The first part with
+    worlds is reused."""
+    live = [p for p in parts if len(p.weights)]
+    if not live:
+        return parts[-1]
+    whole = live[0]
+    if len(live) == 1:
+        return whole
+    target = math.lcm(*(p.scale.numerator for p in live))
+    weights = [p._rescaled(target) for p in live]
+    if any(w.dtype == object for w in weights):
+        weights = [w.astype(object) for w in weights]
+    # the merged worlds' counts are gathered part by part (no copy of all the parts at once)
+    first = whole._merge(np.concatenate([p.keys for p in live]), np.concatenate(weights))
+    offsets = np.cumsum([0] + [len(p.counts) for p in live])
+    part_of = np.searchsorted(offsets, first, side="right") - 1
+    counts = np.empty((len(first), *whole.counts.shape[1:]), dtype=whole.counts.dtype)
+    for i, part in enumerate(live):
+        mine = np.flatnonzero(part_of == i)
+        counts[mine] = part.counts[first[mine] - offsets[i]]
+    whole.counts = counts
+    whole.scale = Fraction(target)
+    whole._reduce()
+    return whole
+
+
 def kinds_and_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The true cells of a [kind, world] table, grouped by kind, worlds in order (fast: one
     scan of the flat table)."""
@@ -595,17 +671,19 @@ def kinds_and_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cells // table.shape[1], cells % table.shape[1]
 
 
-def _over(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def _over(numerator: np.ndarray, denominator: np.ndarray) -> tuple[np.ndarray, int]:
     """numerator[world, value] / denominator[world] as integers, all worlds scaled by one constant
-    (the lcm of the denominators; worlds with denominator 0 get 0)."""
+    (the lcm of the denominators; worlds with denominator 0 get 0), and that constant."""
     present = np.flatnonzero(np.bincount(denominator[denominator > 0]))
-    if len(present) <= 1:
-        return numerator
+    if len(present) == 0:
+        return numerator, 1
+    if len(present) == 1:
+        return numerator, int(present[0])
     common = reduce(math.lcm, (int(d) for d in present))
     scale = np.zeros(len(denominator), dtype=np.int64)
     positive = denominator > 0
     scale[positive] = common // denominator[positive]
-    return numerator * scale[:, None]
+    return numerator * scale[:, None], common
 
 
 def times(weights: np.ndarray, factor: np.ndarray) -> np.ndarray:

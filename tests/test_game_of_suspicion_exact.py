@@ -12,12 +12,13 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from suspicion_brute import Brute, brute_force
 
-from models.game_of_suspicion.belief import Belief, Impossible, track
+from models.game_of_suspicion.belief import Belief, Impossible, TooBig, track
 from models.game_of_suspicion.log import parse
 from models.game_of_suspicion.outside import OutsideBelief
 from models.game_of_suspicion.rules import load_deck
@@ -601,7 +602,7 @@ def assert_outside_exact(seed, players, events, advanced, options) -> None:
     data, truths = outside_game(seed, players, events, advanced, options)
     for upto, posterior in enumerate(Brute(data).posteriors(), 1):
         log = parse(Document(data), upto)
-        for belief in (track(log.round.setup), tables(log.round.setup)):
+        for belief in (track(log.round.setup), tables(log.round.setup), sliced(log.round.setup)):
             exact = belief.worlds_list()
             diff = differences(posterior, exact)
             assert not diff, (
@@ -619,6 +620,67 @@ def tables(setup) -> OutsideBelief:
     for step in setup.steps:
         belief.apply(step)
     return belief
+
+
+def sliced(setup, size: int = 2) -> Belief:
+    """The large list (the last resort without `me`) with slices of `size` worlds: every step
+    of a small log is applied a slice at a time and the slices put together (`absorb`)."""
+    belief = Belief.large(setup)
+    belief.slice = size
+    for step in setup.steps:
+        belief.apply(step)
+    return belief
+
+
+def same_worlds(a: Belief, b: Belief) -> bool:
+    """The same worlds with the same probabilities (weights compared by cross-multiplying)."""
+    if len(a.keys) != len(b.keys):
+        return False
+    oa, ob = np.argsort(a.keys), np.argsort(b.keys)
+    if not np.array_equal(a.keys[oa], b.keys[ob]):
+        return False
+    wa, wb = a.weights[oa].astype(object), b.weights[ob].astype(object)
+    return bool(np.all(wa * int(wb.sum()) == wb * int(wa.sum())))
+
+
+@settings(deadline=None, max_examples=8)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    seat=st.sampled_from([(3, None), (4, "P2"), (3, "P1")]),
+    options=st.sampled_from(OPTIONS),
+)
+def test_a_step_a_slice_at_a_time_equals_the_step_on_every_world(seed, seat, options):
+    """On the real deck (too large for the brute force), the large list applying each step to
+    slices of 40 worlds holds the same worlds with the same probabilities as the list applying
+    it to all of them at once, after every step."""
+    players, me = seat
+    data, _ = random_game(random.Random(seed), players=players, me=me, events=12)
+    data["options"] = options
+    setup = parse(Document(data)).round.setup
+    whole, parts = Belief(setup), Belief.large(setup)
+    parts.slice = 40
+    for step in setup.steps:
+        try:
+            whole.apply(step)
+        except TooBig:
+            return
+        parts.apply(step)
+        assert same_worlds(whole, parts), step
+
+
+def test_slices_are_used_and_put_together():
+    """The test above is not empty: on this round most steps meet more than one slice."""
+    data, _ = random_game(random.Random(5), players=3, me=None, events=12)
+    setup = parse(Document(data)).round.setup
+    whole, parts = Belief(setup), Belief.large(setup)
+    parts.slice = 40
+    spread = 0
+    for step in setup.steps:
+        spread += len(parts.weights) > 40
+        whole.apply(step)
+        parts.apply(step)
+        assert same_worlds(whole, parts), step
+    assert spread >= 5
 
 
 def listed(setup) -> Belief:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -33,11 +34,11 @@ from models.game_of_suspicion.steps import (
 from solver.errors import InputError
 from solver.hidden_cards import (
     HiddenCards,
-    _over,
     by_value,
     deal_worlds,
     key_multipliers,
     kinds_and_rows,
+    put_together,
 )
 
 if TYPE_CHECKING:
@@ -47,6 +48,15 @@ V = len(rules.VALUES)
 POINTS = np.array([rules.points(v) for v in rules.VALUES], dtype=np.int64)
 MAX_WORLDS = 4_000_000  # more hidden worlds than this at once: refused (memory)
 MAX_CANDIDATES = 10_000_000  # a step that would weigh more candidate worlds: refused first
+# The last resort for a log without `me` (after the tables of outside.py): every layout of the
+# 4-player deal is one of 16,305,240, so a list that may hold them all (with some room: later
+# sizes of the places can have a few more) does not run out; worlds with part-pooled places can
+# be more, so past the limit every place is resolved and the step tried again. Steps over it are
+# applied a slice of worlds at a time to bound the candidates in memory.
+LARGE_WORLDS = 20_000_000
+LARGE_CANDIDATES = 12_000_000  # per slice
+SLICE_WORLDS = 1_000_000  # worlds a slice gives after a step (about)
+LARGE_MEMORY = "the list of every layout needs more memory than this machine gives it, up to 6 GB"
 
 
 class TooBig(InputError):
@@ -95,25 +105,109 @@ class Belief(HiddenCards):
         self.setup = setup
         self._settled: dict[int, Belief] = {}
         self._counted: dict[int, int] = {}  # -1: the number of worlds, once asked
+        self.max_worlds, self.max_candidates = MAX_WORLDS, MAX_CANDIDATES
+        self.slice: int | None = None  # apply steps a slice of this many worlds at a time
 
-    def copy(self):
-        other = super().copy()
+    @classmethod
+    def large(cls, setup: Setup) -> Belief:
+        """The list of worlds as the last resort for a log without `me`: room for every layout
+        of the deal, steps applied a slice at a time (seconds per step, a few GB)."""
+        belief = cls(setup)
+        belief.max_worlds, belief.max_candidates = LARGE_WORLDS, LARGE_CANDIDATES
+        belief.slice = SLICE_WORLDS
+        return belief
+
+    def _own(self, other: Belief) -> Belief:
         other.pooled = list(self.pooled)
         other.unlike = {p: list(hands) for p, hands in self.unlike.items()}
         other._settled, other._counted = {}, {}
         return other
 
+    def copy(self):
+        return self._own(super().copy())
+
+    def part(self, index: slice) -> Belief:
+        return self._own(super().part(index))
+
     def apply(self, step: Step) -> None:
         self._settled, self._counted = {}, {}
+        name = f"_{type(step).__name__.lower()}"
         try:
-            getattr(self, f"_{type(step).__name__.lower()}")(step)
+            try:
+                self._in_slices(lambda belief: getattr(belief, name)(step))
+            except TooBig:
+                if not self.slice or not (any(self.pooled) or self.unlike):
+                    raise
+                # part-pooled worlds can outnumber the layouts of the deal; whole ones cannot
+                self.open_every_place()
+                self._in_slices(lambda belief: getattr(belief, name)(step))
         except TooBig:
-            raise TooBig(step.event) from None
-        if len(self.weights) > MAX_WORLDS:
-            raise TooBig(step.event)
+            raise TooBig(step.event, self._too_many()) from None
+        except MemoryError:  # the large list only: the others stop far below the memory
+            raise TooBig(step.event, LARGE_MEMORY) from None
+        if len(self.weights) > self.max_worlds:
+            raise TooBig(step.event, self._too_many())
+
+    def _too_many(self) -> str:
+        return f"more than {self.max_worlds:,} possible worlds at once"
+
+    def _in_slices(self, action: Callable[[Belief], None]) -> None:
+        """`action` (a step) applied to this belief; on the large list, to one slice of worlds
+        at a time, each slice sized to give about `slice` worlds after the action (from the
+        growth of the last one; a slice whose candidates pass the limit is halved), the results
+        put together exactly as they grow (`put_together`). An action reads only its own
+        world's cards, except a few decisions on all the worlds at once (whether the pool holds
+        a value once, which places are still pooled): if two slices decide differently, it is
+        applied to every world at once after all."""
+        size = len(self.weights)
+        if not self.slice or size == 0:
+            action(self)
+            return
+        structure = None
+        whole: Belief | None = None
+        waiting: list[Belief] = []
+        lo, step = 0, self.slice
+        while lo < size:
+            hi = min(lo + step, size)
+            part = self.part(slice(lo, hi))
+            try:
+                action(part)
+            except TooBig:
+                if hi - lo <= 1:
+                    raise
+                step = (hi - lo) // 2
+                continue
+            shape = (part.pooled, part.unlike, part.keys.dtype)
+            if structure is not None and shape != structure:
+                whole = self.part(slice(None))  # decided differently: every world at once
+                action(whole)
+                waiting = []
+                break
+            structure = shape
+            growth = max(len(part.weights) / (hi - lo), 1.0)
+            lo, step = hi, max(1, int(self.slice / growth))
+            waiting.append(part)
+            held = len(whole.weights) if whole is not None else 0
+            if sum(len(p.weights) for p in waiting) > max(self.slice, held):
+                whole = put_together([whole, *waiting] if whole is not None else waiting)
+                waiting = []
+                if len(whole.weights) > self.max_worlds:
+                    raise TooBig()
+        if waiting or whole is None:
+            whole = put_together([whole, *waiting] if whole is not None else waiting)
+        scale = self.scale
+        self.__dict__.update(whole.__dict__)
+        self.scale = scale * whole.scale
+        self._settled, self._counted = {}, {}
+
+    def open_every_place(self) -> None:
+        """Resolve every pooled place in this belief (the large list, before questions: its
+        settled copies would double a memory of gigabytes)."""
+        if any(self.pooled) or self.unlike:
+            self._in_slices(lambda belief: belief.resolve(*range(belief.pool)))
 
     def _spawn(self, rows, kinds, changes, factor, distinct=False) -> None:
-        if len(rows) > MAX_CANDIDATES:  # refused before the candidates' keys are built
+        if len(rows) > self.max_candidates:  # refused before the candidates' keys are built
             raise TooBig()
         super()._spawn(rows, kinds, changes, factor, distinct)
 
@@ -121,7 +215,7 @@ class Belief(HiddenCards):
         n = self.counts[:, source, :]
         radix = np.cumprod([1] + [c + 1 for c in self.copies[:-1]]).astype(np.int64)
         _, first, repeats = np.unique(n.astype(np.int64) @ radix, True, False, True)
-        limit = MAX_CANDIDATES if self.counts[:, target, :].any() else MAX_WORLDS
+        limit = self.max_candidates if self.counts[:, target, :].any() else self.max_worlds
         if int(split_counts(n[first], cards) @ repeats.astype(object)) > limit:
             raise TooBig()  # counted before any split is listed
         super().draw(source, target, cards)
@@ -249,7 +343,7 @@ class Belief(HiddenCards):
             return
         self.resolve(first, second)
         choices = [np.count_nonzero(self.counts[:, p, :], axis=1) for p in (first, second)]
-        if int(choices[0].astype(np.int64) @ choices[1]) > MAX_CANDIDATES:
+        if int(choices[0].astype(np.int64) @ choices[1]) > self.max_candidates:
             raise TooBig()  # refused before the pairs of cards given are listed
         self.swap(first, second)
 
@@ -294,6 +388,7 @@ class Belief(HiddenCards):
                 denominator = denominator + 1  # the value taken is one of the choices too
         present = np.unique(denominator[denominator > 0])
         common = math.lcm(*(int(d) for d in present)) if len(present) else 1
+        self.scale *= common
         scale = np.zeros(len(denominator), dtype=np.int64)
         scale[denominator > 0] = common // denominator[denominator > 0]
         return put, rows, numerator * scale[rows]
@@ -310,7 +405,7 @@ class Belief(HiddenCards):
         if self.choice_unit == "card":
             return same + 1  # of the hand's cards plus one, the same number in every world
         values = np.count_nonzero(self.counts[:, hand, :], axis=1) + (same == 0)
-        return _over(np.ones((len(taken), 1), dtype=np.int64), values)[:, 0]
+        return self.over(np.ones((len(taken), 1), dtype=np.int64), values)[:, 0]
 
     def _putsmallest(self, step: PutSmallest) -> None:
         place, value = step.place, step.value
@@ -363,6 +458,8 @@ class Belief(HiddenCards):
     def _about(self, place: int) -> HiddenCards:
         """The belief to ask about `place`: itself, or a settled copy (remembered until the
         next step)."""
+        if self.slice:
+            self.open_every_place()
         if not self.pooled[place] and not self.unlike:
             return self
         if place not in self._settled:
@@ -372,6 +469,11 @@ class Belief(HiddenCards):
     def prepare(self) -> None:
         """Settle now what a report asks about (every place, the number of worlds): a log
         without `me` whose list would pass its limits there is then known at once (TooBig)."""
+        try:
+            if self.slice:
+                self.open_every_place()
+        except MemoryError:
+            raise TooBig(None, LARGE_MEMORY) from None
         for place in range(self.pool):
             if self.has_cards(place):
                 self._about(place)
@@ -563,32 +665,60 @@ def advance(belief: Filter, setup: Setup, todo: list[Step], steps: list[Step]) -
     """The filter after `todo`, the last steps of `steps`. The list of worlds is tried first
     (fast, and it answers every question); when it would pass its limits on a log without
     `me`, the round is followed again from the deal by the small tables of `outside.py`, which
-    hold such logs in far less memory (TooBig only if both are too large). Impossible names the
+    hold such logs in far less memory, and if they are too large too, by the large list
+    (`_followed_again`; TooBig only if that passes its limits). Impossible names the
     first event after which no world is left: the list knows at once; the tables know at once
     only when one of them runs out of rows (the deck may fail them all together earlier), so
     then, and when their sum at the end is 0, the event is found by bisection."""
     from models.game_of_suspicion.outside import OutsideBelief
 
     try:
-        try:
-            for step in todo:
-                belief.apply(step)
-                if belief.empty_now:
-                    raise Impossible(step.event)
-            if setup.outside and isinstance(belief, Belief) and not belief.empty:
-                belief.prepare()  # the list's answers can pass its limits too
-        except TooBig:
-            if not setup.outside or isinstance(belief, OutsideBelief):
-                raise
-            belief = OutsideBelief(setup)  # the list is too large: the tables, from the deal
-            for step in steps:
-                belief.apply(step)
+        for step in todo:
+            belief.apply(step)
+            if belief.empty_now:
+                raise Impossible(step.event)
+        if setup.outside and isinstance(belief, Belief) and not belief.empty:
+            belief.prepare()  # the list's answers can pass its limits too
         if todo and belief.empty:
             raise Impossible(todo[-1].event)
+    except TooBig:
+        if not setup.outside or (isinstance(belief, Belief) and belief.slice):
+            raise
+        return _followed_again(setup, steps, not isinstance(belief, OutsideBelief))
     except Impossible as impossible:
         if not isinstance(belief, OutsideBelief):
             raise
         raise Impossible(first_impossible(setup, steps, impossible.event)) from None
+    return belief
+
+
+def _followed_again(setup: Setup, steps: list[Step], tables_first: bool) -> Filter:
+    """A round without `me` that the list of worlds refuses, followed again from the deal by
+    the tables of `outside.py` (far less memory, while their links stay few), and if they
+    refuse too, by the large list (`Belief.large`: room for every layout of the deal).
+    Impossible names the first event that leaves no world (found by bisection when the
+    tables find it: they know it only at the end of their sum)."""
+    from models.game_of_suspicion.outside import OutsideBelief
+
+    if tables_first:
+        tables = OutsideBelief(setup)
+        try:
+            for step in steps:
+                tables.apply(step)
+            if steps and tables.empty:
+                raise Impossible(steps[-1].event)
+            return tables
+        except TooBig:
+            pass
+        except Impossible as impossible:
+            raise Impossible(first_impossible(setup, steps, impossible.event)) from None
+    belief = Belief.large(setup)
+    for step in steps:
+        belief.apply(step)
+        if belief.empty_now:
+            raise Impossible(step.event)
+    if not belief.empty:
+        belief.prepare()
     return belief
 
 

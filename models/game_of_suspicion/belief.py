@@ -56,7 +56,7 @@ MAX_CANDIDATES = 10_000_000  # a step that would weigh more candidate worlds: re
 LARGE_WORLDS = 20_000_000
 LARGE_CANDIDATES = 12_000_000  # per slice
 SLICE_WORLDS = 1_000_000  # worlds a slice gives after a step (about)
-LARGE_MEMORY = "the list of every layout needs more memory than this machine gives it, up to 6 GB"
+LARGE_MEMORY = "the list of every layout needs more memory than this machine gives it: up to 9 GB"
 
 
 class TooBig(InputError):

@@ -10,7 +10,7 @@ the probability of the class chosen, kept as an integer by scaling every world b
 (the least common multiple of the denominators), which normalisation divides out; `scale`
 records the product of those constants (and of the common divisors taken out), so that the
 worlds of two beliefs that took the same steps from one start can be put together exactly
-(`combined`: a step applied to a large belief a slice of worlds at a time). Weights stay
+(`put_together`: a step applied to a large belief a slice of worlds at a time). Weights stay
 int64 while that is safe and become Python integers (numpy object arrays) when it is not, so
 every probability is an exact Fraction.
 

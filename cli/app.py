@@ -287,6 +287,38 @@ def simulate(
 
 
 @app.command()
+def serve(
+    folder: Annotated[
+        Path, typer.Argument(help="The folder whose logs and puzzles are served.")
+    ] = Path("."),
+    host: Annotated[
+        str, typer.Option(help="127.0.0.1: this machine only; 0.0.0.0: phones on the LAN too.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8765,
+) -> None:
+    """Sleuth in a browser: the logs of FOLDER, a game page each, events added as they happen.
+
+    On any host but 127.0.0.1 every visit needs the random token in the printed URL.
+
+    Example: [bold]sleuth serve examples/ --host 0.0.0.0[/]
+    """
+    import secrets
+
+    import uvicorn
+
+    from web.app import create_app
+
+    if not folder.is_dir():
+        show_error(InputError(f"{folder} is not a folder"))
+        raise typer.Exit(2)
+    token = None if host in ("127.0.0.1", "localhost", "::1") else secrets.token_urlsafe(24)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    errors.print(f"Sleuth serves {folder.resolve()} at {url}", highlight=False, markup=False)
+    uvicorn.run(create_app(folder, token), host=host, port=port, log_level="warning")
+
+
+@app.command()
 def play(
     target: Annotated[
         str, typer.Argument(help="A game name (new session) or a log file (resume).")

@@ -11,12 +11,12 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from cli.render import console, show, show_error
 from models import GAMES
 from solver.errors import Contradiction, InputError, SleuthError
-from solver.logfile import Document, load, save_atomically
+from solver.logbook import LogBook
+from solver.logfile import save_atomically
 from solver.names import NameSet
 from solver.report import Report
 
@@ -29,45 +29,39 @@ help                       this text;  quit (or end of input) leaves, the log st
 
 
 class Session:
-    def __init__(self, game: Any, data: dict, path: Path):
-        self.game = game
-        self.data = data
-        self.path = path
+    def __init__(self, book: LogBook):
+        self.book = book
+        self.game = book.game
 
     @classmethod
     def open(cls, target: str, log: Path | None) -> Session:
         if Path(target).is_file():
-            doc = load(target)
-            name = doc.data.get("game")
-            if not isinstance(name, str) or name not in GAMES:
-                raise InputError(f"{target} is not a log of a known game (game: {name!r})")
-            doc.data.setdefault("events", [])
-            for key in ("events", "rejected"):  # the session appends to both
-                if not isinstance(doc.data.get(key, []), list):
-                    raise InputError(f"{target}: '{key}' must be a list")
-            return cls(GAMES[name], doc.data, Path(target))
+            return cls(LogBook.read(Path(target), GAMES))
         game = GAMES[NameSet("game", GAMES).resolve(target)]
         path = log or Path(f"sleuth-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.yaml")
         if path.exists():
             raise InputError(f"{path} exists: resume it with 'sleuth play {path}'")
-        session = cls(game, {"game": game.name, "events": []}, path)
-        save_atomically(path, session.data)  # a log that cannot be written stops here
-        return session
+        return cls(LogBook.create(game, path))
+
+    @property
+    def data(self) -> dict:
+        return self.book.data
+
+    @property
+    def path(self) -> Path:
+        return self.book.path
 
     @property
     def events(self) -> list:
-        return self.data["events"]
+        return self.book.events
 
     def save(self) -> None:
         """Rewrite the log file; if it cannot be written, say so and go on (nothing is lost
         from the session, and `save PATH` can put it elsewhere)."""
         try:
-            save_atomically(self.path, self.data)
+            self.book.save()
         except InputError as error:
             show_error(error)
-
-    def document(self) -> Document:
-        return Document(self.data, str(self.path))
 
     def loop(self) -> None:
         interactive = sys.stdin.isatty()
@@ -123,34 +117,25 @@ class Session:
 
     def keep_rejected(self, line: str, reason: str) -> None:
         """A refused line is still kept, under `rejected:` in the log (readers ignore it)."""
-        events = self.data.pop("events")
-        rejected = self.data.pop("rejected", [])
-        self.data["events"] = events
-        self.data["rejected"] = [*rejected, {"typed": line, "error": reason}]
-        self.save()
+        try:
+            self.book.keep_rejected(line, reason)
+        except InputError as error:
+            show_error(error)
 
     def add(self, event: dict) -> None:
         """Validate the log with the event; keep it (and save) unless it is malformed."""
-        self.events.append(event)
         try:
-            report = self.view()
+            with console.status("counting…"):
+                report = self.book.add(event)
         except Contradiction as error:
-            self.save()
             show_error(error)
             console.print("kept in the log; type 'undo' to remove it", highlight=False)
             return
-        except InputError as error:
-            self.events.pop()
-            raise InputError(f"not added: {error.message}") from None
-        self.save()
         console.print(f"event {len(self.events)} saved", highlight=False)
         show(report)
 
     def undo(self) -> None:
-        if not self.events:
-            raise InputError("nothing to undo")
-        removed = self.events.pop()
-        self.save()
+        removed = self.book.undo()
         console.print(
             f"removed event {len(self.events) + 1}: {removed}", highlight=False, markup=False
         )
@@ -167,7 +152,7 @@ class Session:
     def set_header(self, key: str, value: object) -> None:
         previous = self.data.get(key)
         self.data[key] = value
-        self.data = {
+        self.book.data = {
             "game": self.data["game"],
             **{k: v for k, v in self.data.items() if k != "game"},
         }
@@ -188,7 +173,7 @@ class Session:
     def view(self) -> Report:
         """The game's view of the log as it stands (this also validates it)."""
         with console.status("counting…"):
-            return self.game.view(self.document())
+            return self.book.view()
 
     def show(self) -> None:
         try:

@@ -1,0 +1,252 @@
+"""`sleuth serve`: the web app through Starlette's test client (every game: a new game, events,
+undo, a refused event, a contradiction, resuming a log written by `sleuth play` and the other
+way round), its safety rules, and the real server started from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from cli.app import app as cli
+from models import GAMES
+from solver.logfile import Document, load
+from web.app import create_app
+
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+# per game: players, me, two events typed in the short form, and one that contradicts them
+GAMES_PLAYED = {
+    "three-of-a-crime": (
+        "Ana Ben Cleo",
+        "Ana",
+        ["card KC PT NNN 1", "card HB JC KC 0"],
+        "card KC PT HB 2",
+    ),
+    "six-suspects": ("Ana Ben Cleo", "Ana", ["look A1 diamond", "look Ben C2"], None),
+    "game-of-suspicion": (
+        "Ana Ben Cleo Dan",
+        "Ana",
+        ["deal 0 1 5 7", "look Ben left exchanged"],
+        None,
+    ),
+    "suspeicao": (
+        "Ana Ben Cleo",
+        "Ana",
+        ["deal 7 21 33 41 hand 2 15 40 X1 first Ben", "play Ben 9 target Cleo revealed 13"],
+        None,
+    ),
+}
+
+
+def client(root: Path, token: str | None = None) -> TestClient:
+    return TestClient(create_app(root, token), base_url="http://127.0.0.1:8765")
+
+
+def start(web: TestClient, game: str) -> str:
+    players, me, _, _ = GAMES_PLAYED[game]
+    answer = web.post(
+        "/new",
+        data={"game": game, "players": players, "me": me, "name": f"{game}.yaml"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    return f"{game}.yaml"
+
+
+def typed(web: TestClient, name: str, line: str) -> httpx.Response:
+    return web.post(f"/event/{name}", data={"line": line}, follow_redirects=False)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES_PLAYED))
+def test_a_game_typed_in_the_page_is_saved_and_solved_as_the_cli_does(tmp_path, game):
+    web = client(tmp_path)
+    name = start(web, game)
+    _, _, lines, _ = GAMES_PLAYED[game]
+    for line in lines:
+        assert typed(web, name, line).status_code == 303
+    saved = load(str(tmp_path / name)).data
+    assert saved["events"] == [GAMES[game].parse_line(line) for line in lines]
+    page = web.get(f"/log/{name}")
+    assert page.status_code == 200 and "History" in page.text
+    expected = GAMES[game].solve(Document(saved, str(tmp_path / name))).data
+    assert web.get(f"/solve/{name}").json() == json.loads(json.dumps(expected))
+    # undo removes the last event from the file
+    assert web.post(f"/undo/{name}", follow_redirects=False).status_code == 303
+    assert load(str(tmp_path / name)).data["events"] == saved["events"][:-1]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES_PLAYED))
+def test_the_page_and_sleuth_play_write_the_same_file(tmp_path, game):
+    """The same lines typed in `sleuth play` and in the page give the same log; each resumes
+    the other's file."""
+    players, me, lines, _ = GAMES_PLAYED[game]
+    typed_in_play = tmp_path / "play.yaml"
+    script = f"players {players}\nme {me}\n" + "\n".join(lines) + "\n"
+    subprocess.run(
+        [sys.executable, "-m", "cli.app", "play", game, "--log", str(typed_in_play)],
+        input=script,
+        text=True,
+        capture_output=True,
+        check=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    web = client(tmp_path)
+    name = start(web, game)
+    for line in lines:
+        typed(web, name, line)
+    assert load(str(tmp_path / name)).data == load(str(typed_in_play)).data
+    # the page resumes the file `play` wrote; `play` resumes the page's
+    assert typed(web, "play.yaml", "undo-is-not-an-event").status_code == 422
+    assert web.post("/undo/play.yaml", follow_redirects=False).status_code == 303
+    subprocess.run(
+        [sys.executable, "-m", "cli.app", "play", str(tmp_path / name)],
+        input="undo\n",
+        text=True,
+        capture_output=True,
+        check=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    assert load(str(tmp_path / name)).data["events"] == load(str(typed_in_play)).data["events"]
+
+
+def test_a_bad_event_gets_an_inline_message_and_nothing_is_lost(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "six-suspects")
+    typed(web, name, "look A1 diamond")
+    answer = typed(web, name, "look Z9 diamond")
+    assert answer.status_code == 422
+    assert 'role="alert"' in answer.text and "Z9" in answer.text
+    assert 'value="look Z9 diamond"' in answer.text  # the line stays in the box to be mended
+    saved = load(str(tmp_path / name)).data
+    assert saved["events"] == [GAMES["six-suspects"].parse_line("look A1 diamond")]
+    assert saved["rejected"][0]["typed"] == "look Z9 diamond"
+
+
+def test_a_contradiction_is_kept_and_its_events_highlighted(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "three-of-a-crime")
+    _, _, lines, contradiction = GAMES_PLAYED["three-of-a-crime"]
+    for line in [*lines, contradiction]:
+        typed(web, name, line)
+    page = web.get(f"/log/{name}")
+    assert "cannot all be true" in page.text or "impossible" in page.text
+    conflicting = re.findall(r'<li class="conflict">', page.text)
+    assert len(conflicting) == 2  # events 2 and 3: KC and HB cannot both be in the secret
+    assert len(load(str(tmp_path / name)).data["events"]) == 3  # kept: undo removes it
+
+
+def test_the_history_shows_what_was_known_at_an_earlier_event(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "three-of-a-crime")
+    for line in GAMES_PLAYED["three-of-a-crime"][2]:
+        typed(web, name, line)
+    earlier = web.get(f"/log/{name}?upto=1")
+    assert "As known after event 1" in earlier.text and 'class="later"' in earlier.text
+
+
+def test_the_examples_are_listed_and_open(tmp_path):
+    web = client(EXAMPLES)
+    index = web.get("/")
+    for game in GAMES:
+        assert game in index.text
+    assert web.get("/log/six-suspects/worked-check.yaml").status_code == 200
+
+
+# -- safety ----------------------------------------------------------------------------------------
+
+
+def test_paths_that_leave_the_folder_are_refused(tmp_path):
+    root = tmp_path / "served"
+    root.mkdir()
+    outside = tmp_path / "private.yaml"
+    outside.write_text("game: six-suspects\nevents: []\n")
+    (root / "link.yaml").symlink_to(outside)
+    before = outside.read_text()
+    web = client(root)
+    assert web.get("/log/..%2Fprivate.yaml").status_code in (403, 404)
+    assert web.get("/log/link.yaml").status_code == 403
+    answer = typed(web, "link.yaml", "look A1 diamond")
+    assert answer.status_code == 403
+    answer = web.post("/new", data={"game": "six-suspects", "name": "../escape.yaml"})
+    assert answer.status_code == 422
+    assert outside.read_text() == before and not (tmp_path / "escape.yaml").exists()
+    assert "link.yaml" not in web.get("/").text
+
+
+def test_a_huge_body_is_refused_and_nothing_changes(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "six-suspects")
+    before = (tmp_path / name).read_text()
+    answer = web.post(f"/event/{name}", data={"line": "look A1 diamond" + " " * 100_000})
+    assert answer.status_code == 413
+    assert (tmp_path / name).read_text() == before
+
+
+def test_off_this_machine_every_request_needs_the_token(tmp_path):
+    web = client(tmp_path, token="s3cret")
+    assert web.get("/").status_code == 403
+    answer = web.post("/new", data={"game": "six-suspects", "name": "x.yaml"})
+    assert answer.status_code == 403 and not (tmp_path / "x.yaml").exists()
+    assert web.get("/?token=wrong").status_code == 403
+    assert web.get("/?token=s3cret").status_code == 200  # and the cookie is kept
+    assert web.get("/").status_code == 200
+    assert start(web, "six-suspects") == "six-suspects.yaml"
+
+
+def test_a_change_from_another_origin_is_refused(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "six-suspects")
+    before = (tmp_path / name).read_text()
+    answer = web.post(
+        f"/event/{name}",
+        data={"line": "look A1 diamond"},
+        headers={"origin": "http://evil.example"},
+    )
+    assert answer.status_code == 403 and (tmp_path / name).read_text() == before
+
+
+# -- the real server -------------------------------------------------------------------------------
+
+
+def test_sleuth_serve_starts_quickly_and_prints_the_url(tmp_path):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cli.app", "serve", str(EXAMPLES), "--port", "8799"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=Path(__file__).parent.parent,
+    )
+    try:
+        started = time.monotonic()
+        assert server.stderr is not None
+        line = server.stderr.readline()
+        url = re.search(r"http://\S+", line)
+        assert url, line
+        for _ in range(100):
+            try:
+                page = httpx.get(url.group(0), timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        took = time.monotonic() - started
+        assert page.status_code == 200 and "six-suspects" in page.text
+        assert took < 10  # the issue asks for 3 s; the margin is for a loaded CI machine
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_serve_refuses_a_folder_that_does_not_exist(tmp_path):
+    result = CliRunner().invoke(cli, ["serve", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "not a folder" in result.stderr

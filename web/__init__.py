@@ -1,0 +1,1 @@
+"""`sleuth serve`: Sleuth in a browser, for the table (see web/app.py)."""

@@ -1,0 +1,310 @@
+"""`sleuth serve DIR`: the logs of a folder in a browser, a game page per log.
+
+The app has no game logic: it calls the same `Game` interface as the CLI, through the
+`LogBook` that `sleuth play` uses, so a log written here and one typed in `play` are the same
+file, saved atomically after every accepted event before the page answers.
+
+Safety (logs are private and the table's Wi-Fi is shared): only files under DIR are read or
+written (no `..`, no hidden parts, no symlink out of DIR); a request body is limited to
+MAX_BODY bytes; when a token is set (any host but 127.0.0.1), every request needs it, given
+once as `?token=` (compared in constant time) and then kept in a cookie; a request that changes
+something must also come from the page's own origin.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from models import GAMES
+from solver.errors import Contradiction, InputError, SleuthError
+from solver.logbook import LogBook
+from solver.logfile import load
+from solver.names import NameSet
+from solver.report import Report
+
+MAX_BODY = 64 * 1024  # bytes: an event or a new game's form is far smaller
+COOKIE = "sleuth_token"
+LOG_SUFFIXES = (".yaml", ".yml")
+
+templates = Environment(
+    loader=PackageLoader("web", "templates"), autoescape=select_autoescape(["html"])
+)
+
+
+class Refused(Exception):
+    """A request Sleuth will not serve: its status and one line saying why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def inside(root: Path, name: str) -> Path:
+    """The file `name` (a relative path with /) under `root`; Refused if it would leave it."""
+    parts = [p for p in name.split("/") if p]
+    if not parts or any(p in (".", "..") or p.startswith(".") or "\\" in p for p in parts):
+        raise Refused(404, f"no log named {name!r} here")
+    path = root.joinpath(*parts)
+    if path.suffix not in LOG_SUFFIXES:
+        raise Refused(404, f"{name!r} is not a .yaml log")
+    real = path.resolve()
+    if not real.is_relative_to(root.resolve()):
+        raise Refused(403, f"{name!r} leads outside the served folder")
+    return path
+
+
+class Guard:
+    """ASGI middleware: the token (when set), the same-origin rule for changes, the body limit."""
+
+    def __init__(self, app: ASGIApp, token: str | None, max_body: int = MAX_BODY):
+        self.app, self.token, self.max_body = app, token, max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        try:
+            fresh = self.check_token(request)
+            self.check_origin(request)
+            if int(request.headers.get("content-length") or 0) > self.max_body:
+                raise Refused(413, f"a request may carry at most {self.max_body:,} bytes")
+        except Refused as refused:
+            await plain(refused.status, str(refused))(scope, receive, send)
+            return
+        total = 0
+
+        async def limited() -> Message:
+            nonlocal total
+            message = await receive()
+            total += len(message.get("body", b""))
+            if total > self.max_body:
+                raise Refused(413, f"a request may carry at most {self.max_body:,} bytes")
+            return message
+
+        async def remember(message: Message) -> None:
+            if fresh and message["type"] == "http.response.start":
+                cookie = f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/"
+                message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
+            await send(message)
+
+        try:
+            await self.app(scope, limited, remember)
+        except Refused as refused:
+            await plain(refused.status, str(refused))(scope, receive, send)
+
+    def check_token(self, request: Request) -> bool:
+        """Whether the token came in the URL (then it is kept in a cookie)."""
+        if self.token is None:
+            return False
+        given = request.query_params.get("token")
+        if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
+            return True
+        kept = request.cookies.get(COOKIE)
+        if kept is not None and hmac.compare_digest(kept.encode(), self.token.encode()):
+            return False
+        raise Refused(403, "this Sleuth needs the token: open the URL it printed when it started")
+
+    @staticmethod
+    def check_origin(request: Request) -> None:
+        if request.method in ("GET", "HEAD"):
+            return
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
+            raise Refused(403, "a change must come from Sleuth's own page")
+
+
+def plain(status: int, message: str) -> Response:
+    return Response(message + "\n", status_code=status, media_type="text/plain")
+
+
+def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -> ASGIApp:
+    """The app serving the logs under `root`."""
+    root = root.resolve()
+
+    def page(template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        return HTMLResponse(templates.get_template(template).render(**values), status_code=status)
+
+    async def index(request: Request) -> Response:
+        return page("index.html", root=root, logs=listing(root), games=sorted(GAMES))
+
+    async def new(request: Request) -> Response:
+        form = await request.form()
+        try:
+            game = GAMES[NameSet("game", GAMES).resolve(str(form.get("game", "")))]
+            header: dict[str, Any] = {}
+            players = str(form.get("players", "")).split()
+            if players:
+                header["players"] = players
+            me = str(form.get("me", "")).strip()
+            if me:
+                header["me"] = me
+            name = (
+                str(form.get("name", "")).strip()
+                or f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
+            )
+            if not name.endswith(LOG_SUFFIXES):
+                name += ".yaml"
+            path = inside(root, name)
+            LogBook.create(game, path, header).view()
+        except (SleuthError, Refused) as error:
+            return page(
+                "index.html",
+                422,
+                root=root,
+                logs=listing(root),
+                games=sorted(GAMES),
+                error=str(error),
+            )
+        return RedirectResponse(f"/log/{path.relative_to(root).as_posix()}", status_code=303)
+
+    def book_of(request: Request) -> tuple[str, LogBook]:
+        name = request.path_params["name"]
+        path = inside(root, name)
+        if not path.is_file():
+            raise Refused(404, f"no log named {name!r} here")
+        return name, LogBook.read(path, GAMES)
+
+    def game_page(name: str, book: LogBook, status: int = 200, **extra: Any) -> HTMLResponse:
+        upto = extra.pop("upto", None)
+        report, error, conflict = None, extra.pop("error", None), []
+        try:
+            report = book.game.solve(book.document(), upto) if upto else book.view()
+        except Contradiction as contradiction:
+            error, conflict = str(contradiction), contradiction.events
+        except SleuthError as problem:
+            error = str(problem)
+        return page(
+            "log.html",
+            status,
+            name=name,
+            game=book.game,
+            events=[describe(e) for e in book.events],
+            report=report and shown(report),
+            error=error,
+            conflict=conflict,
+            upto=upto,
+            **extra,
+        )
+
+    async def log(request: Request) -> Response:
+        name, book = book_of(request)
+        upto = request.query_params.get("upto")
+        return game_page(name, book, upto=int(upto) if upto and upto.isdigit() else None)
+
+    async def event(request: Request) -> Response:
+        name, book = book_of(request)
+        line = str((await request.form()).get("line", "")).strip()
+        if not line:
+            return game_page(name, book, 422, error="type an event first", line=line)
+        try:
+            book.add(book.game.parse_line(line))
+        except Contradiction:
+            return game_page(name, book, 200, kept=True)  # kept; the page shows the conflict
+        except SleuthError as error:
+            book.keep_rejected(line, str(error))
+            return game_page(name, book, 422, error=str(error), line=line)
+        return RedirectResponse(f"/log/{name}", status_code=303)
+
+    async def undo(request: Request) -> Response:
+        name, book = book_of(request)
+        try:
+            book.undo()
+        except SleuthError as error:
+            return game_page(name, book, 422, error=str(error))
+        return RedirectResponse(f"/log/{name}", status_code=303)
+
+    async def solved(request: Request) -> Response:
+        """What `sleuth solve --json` prints for the log."""
+        _, book = book_of(request)
+        try:
+            return JSONResponse(book.game.solve(book.document()).data)
+        except SleuthError as error:
+            return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
+
+    async def refused(request: Request, error: Exception) -> Response:
+        assert isinstance(error, Refused)
+        return plain(error.status, str(error))
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/new", new, methods=["POST"]),
+            Route("/log/{name:path}", log),
+            Route("/event/{name:path}", event, methods=["POST"]),
+            Route("/undo/{name:path}", undo, methods=["POST"]),
+            Route("/solve/{name:path}", solved),
+        ],
+        exception_handlers={Refused: refused, InputError: refused_input},
+    )
+    return Guard(app, token, max_body)
+
+
+async def refused_input(request: Request, error: Exception) -> Response:
+    assert isinstance(error, InputError)
+    return plain(422, str(error))
+
+
+def listing(root: Path) -> list[dict]:
+    """The logs and puzzles under `root` (two levels deep), with their game."""
+    found = []
+    for path in sorted([*root.glob("*.y*ml"), *root.glob("*/*.y*ml")]):
+        if path.suffix not in LOG_SUFFIXES or any(
+            p.startswith(".") for p in path.relative_to(root).parts
+        ):
+            continue
+        try:
+            inside(root, path.relative_to(root).as_posix())
+            data = load(str(path)).data
+        except (SleuthError, Refused):
+            continue
+        kind = "puzzle" if "puzzle" in data else "log"
+        found.append(
+            {"name": path.relative_to(root).as_posix(), "game": data.get("game"), "kind": kind}
+        )
+    return found
+
+
+def describe(event: Any) -> str:
+    """One event as a short line for the history."""
+    if isinstance(event, dict) and len(event) == 1:
+        ((kind, body),) = event.items()
+        return f"{kind}: {body}"
+    return str(event)
+
+
+def shown(report: Report) -> dict:
+    """A report's tables with each cell that is a probability marked for a bar."""
+    tables = []
+    for table in report.tables:
+        rows = [[cell_of(c) for c in row] for row in table.rows]
+        tables.append(
+            {
+                "title": table.title,
+                "columns": table.columns,
+                "rows": rows,
+                "highlight": table.highlight,
+            }
+        )
+    return {"tables": tables, "lines": report.lines, "warnings": report.warnings}
+
+
+def cell_of(text: str) -> dict:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return {"text": text}
+    if "." in text and 0 <= value <= 1:
+        return {"text": text, "bar": round(value * 100, 1)}
+    return {"text": text}

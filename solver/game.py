@@ -63,3 +63,6 @@ class Game(Protocol):
     def parse_line(self, text: str) -> dict:
         """One log event from a line typed in the session."""
         ...
+
+    # Optional: `entry(doc) -> list[solver.entry.EntryForm]`, the events a player taps in
+    # `sleuth serve` (each becomes a `parse_line` line); a game without it is typed only.

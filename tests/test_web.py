@@ -250,3 +250,26 @@ def test_sleuth_serve_starts_quickly_and_prints_the_url(tmp_path):
 def test_serve_refuses_a_folder_that_does_not_exist(tmp_path):
     result = CliRunner().invoke(cli, ["serve", str(tmp_path / "nowhere")])
     assert result.exit_code == 2 and "not a folder" in result.stderr
+
+
+def test_tapped_choices_become_the_typed_line(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "six-suspects")
+    answer = web.post(
+        f"/tap/{name}", data={"form": "0", "slot": "A1", "card": "diamond"}, follow_redirects=False
+    )
+    assert answer.status_code == 303
+    missing = web.post(f"/tap/{name}", data={"form": "0", "slot": "B1"})
+    assert missing.status_code == 422 and "choose one for" in missing.text
+    no_such_form = web.post(f"/tap/{name}", data={"form": "9"})
+    assert no_such_form.status_code == 422
+    saved = load(str(tmp_path / name)).data
+    assert saved["events"] == [GAMES["six-suspects"].parse_line("look A1 diamond")]
+
+
+def test_a_card_needs_three_suspects_tapped(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "three-of-a-crime")
+    answer = web.post(f"/tap/{name}", data={"form": "0", "suspects": ["KC", "PT"], "token": "1"})
+    assert answer.status_code == 422 and "choose 3 of them" in answer.text
+    assert load(str(tmp_path / name)).data["events"] == []

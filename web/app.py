@@ -14,6 +14,7 @@ something must also come from the page's own origin.
 from __future__ import annotations
 
 import hmac
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from models import GAMES
+from solver.entry import EntryForm
 from solver.errors import Contradiction, InputError, SleuthError
 from solver.logbook import LogBook
 from solver.logfile import load
@@ -132,6 +134,14 @@ def plain(status: int, message: str) -> Response:
 def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -> ASGIApp:
     """The app serving the logs under `root`."""
     root = root.resolve()
+    viewed: dict[str, tuple[str, Report]] = {}  # per log: its last report, by its content
+
+    def view(name: str, book: LogBook) -> Report:
+        """The game's view of the log, remembered: the page shown after an event is the
+        report the event's check already computed (no second count)."""
+        if name not in viewed or viewed[name][0] != content_of(book):
+            viewed[name] = (content_of(book), book.view())
+        return viewed[name][1]
 
     def page(template: str, status: int = 200, **values: Any) -> HTMLResponse:
         return HTMLResponse(templates.get_template(template).render(**values), status_code=status)
@@ -180,7 +190,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
         upto = extra.pop("upto", None)
         report, error, conflict = None, extra.pop("error", None), []
         try:
-            report = book.game.solve(book.document(), upto) if upto else book.view()
+            report = book.game.solve(book.document(), upto) if upto else view(name, book)
         except Contradiction as contradiction:
             error, conflict = str(contradiction), contradiction.events
         except SleuthError as problem:
@@ -191,6 +201,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
             name=name,
             game=book.game,
             events=[describe(e) for e in book.events],
+            forms=entry_forms(book),
             report=report and shown(report),
             error=error,
             conflict=conflict,
@@ -203,19 +214,41 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
         upto = request.query_params.get("upto")
         return game_page(name, book, upto=int(upto) if upto and upto.isdigit() else None)
 
-    async def event(request: Request) -> Response:
-        name, book = book_of(request)
-        line = str((await request.form()).get("line", "")).strip()
-        if not line:
-            return game_page(name, book, 422, error="type an event first", line=line)
+    def take(name: str, book: LogBook, line: str) -> Response:
+        """A typed or tapped event: added and saved, then the page; refused: the page with the
+        message inline and the line kept (in the box, and under `rejected:` in the log)."""
         try:
-            book.add(book.game.parse_line(line))
+            report = book.add(book.game.parse_line(line))
+            viewed[name] = (content_of(book), report)
         except Contradiction:
             return game_page(name, book, 200, kept=True)  # kept; the page shows the conflict
         except SleuthError as error:
             book.keep_rejected(line, str(error))
             return game_page(name, book, 422, error=str(error), line=line)
         return RedirectResponse(f"/log/{name}", status_code=303)
+
+    async def event(request: Request) -> Response:
+        name, book = book_of(request)
+        line = str((await request.form()).get("line", "")).strip()
+        if not line:
+            return game_page(name, book, 422, error="type an event first", line=line)
+        return take(name, book, line)
+
+    async def tap(request: Request) -> Response:
+        name, book = book_of(request)
+        form = await request.form()
+        forms = entry_forms(book)
+        index = str(form.get("form", ""))
+        if not index.isdigit() or int(index) >= len(forms):
+            return game_page(name, book, 422, error="no such kind of event")
+        chosen = {
+            part.name: [str(v) for v in form.getlist(part.name)] for part in forms[int(index)].parts
+        }
+        try:
+            line = forms[int(index)].line(chosen)
+        except SleuthError as error:
+            return game_page(name, book, 422, error=str(error))
+        return take(name, book, line)
 
     async def undo(request: Request) -> Response:
         name, book = book_of(request)
@@ -243,6 +276,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
             Route("/new", new, methods=["POST"]),
             Route("/log/{name:path}", log),
             Route("/event/{name:path}", event, methods=["POST"]),
+            Route("/tap/{name:path}", tap, methods=["POST"]),
             Route("/undo/{name:path}", undo, methods=["POST"]),
             Route("/solve/{name:path}", solved),
         ],
@@ -254,6 +288,20 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
 async def refused_input(request: Request, error: Exception) -> Response:
     assert isinstance(error, InputError)
     return plain(422, str(error))
+
+
+def entry_forms(book: LogBook) -> list[EntryForm]:
+    """The game's forms to tap events in (none yet for a game without `entry`)."""
+    entry = getattr(book.game, "entry", None)
+    try:
+        return entry(book.document()) if entry else []
+    except SleuthError:  # e.g. a deck file that cannot be read: the page says why elsewhere
+        return []
+
+
+def content_of(book: LogBook) -> str:
+    """The log's whole content as one string (a key for its report)."""
+    return json.dumps(book.data, sort_keys=True, default=str)
 
 
 def listing(root: Path) -> list[dict]:

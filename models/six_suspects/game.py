@@ -14,6 +14,7 @@ from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
 from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
+from solver.entry import EntryForm, Part
 from solver.errors import Contradiction, InputError
 from solver.logfile import Document
 from solver.names import NameSet
@@ -375,6 +376,29 @@ class SixSuspects:
         )
         data = {"game": self.name, "looks": simulate.LOOKS, "policies": data_policies}
         return Report(data, [table], [])
+
+    def entry(self, doc: Document) -> list[EntryForm]:
+        """The events a player taps in (`sleuth serve`): the same short lines as typed."""
+        players = [p for p in doc.data.get("players") or [] if isinstance(p, str)]
+        others = [p for p in players if p != doc.data.get("me")]
+        cards = [c.name for c in load_deck(doc.deck_path()).cards]
+        forms = [
+            EntryForm(
+                "My look",
+                "look {slot} {card}",
+                [Part("slot", "slot", list(SLOTS)), Part("card", "the card seen", cards)],
+            )
+        ]
+        if others:
+            forms += [
+                EntryForm(
+                    "Another player's look",
+                    "look {player} {slot}",
+                    [Part("player", "who looked", others), Part("slot", "slot", list(SLOTS))],
+                ),
+                EntryForm("An announcement", "announce {player}", [Part("player", "who", players)]),
+            ]
+        return forms
 
     def parse_line(self, text: str) -> dict:
         words = shlex.split(text)

@@ -29,6 +29,7 @@ from models.three_of_a_crime.rules import (
     card_names,
 )
 from solver import puzzle as puzzles
+from solver.entry import EntryForm, Part
 from solver.errors import Contradiction, InputError
 from solver.logfile import Document
 from solver.names import NameSet
@@ -550,6 +551,44 @@ class ThreeOfACrime:
             f"unique by the sixth card (two-player limit): {stats.unique_by_sixth:.1%}",
         ]
         return Report(data, [table], lines)
+
+    def entry(self, doc: Document) -> list[EntryForm]:
+        """The events a player taps in (`sleuth serve`): the same short lines as typed."""
+        players = [p for p in doc.data.get("players") or [] if isinstance(p, str)]
+        suspects = list(ABBREVIATIONS)
+        card = Part("suspects", "the three suspects", suspects, pick=3)
+        forms = [
+            EntryForm(
+                "A face-up card and its token",
+                "card {suspects} {token} {eyewitness}",
+                [
+                    card,
+                    Part("token", "token", ["0", "1", "2", "3"]),
+                    Part("eyewitness", "whose token (variation for two)", players, optional=True),
+                ],
+            )
+        ]
+        if players:
+            forms += [
+                EntryForm(
+                    "An accusation",
+                    "accuse {player} {suspects} {result}",
+                    [
+                        Part("player", "who accuses", players),
+                        card,
+                        Part("result", "was it right", ["right", "wrong"]),
+                    ],
+                ),
+                EntryForm(
+                    "The round is won",
+                    "won {player} {suspects}",
+                    [
+                        Part("player", "who won", players),
+                        Part("suspects", "the card, if shown", suspects, pick=3, optional=True),
+                    ],
+                ),
+            ]
+        return forms
 
     def parse_line(self, text: str) -> dict:
         """One event from the session's short syntax."""

@@ -1,0 +1,46 @@
+"""Events entered by tapping: a game describes each kind of event as a form of choices, and the
+choices made become the same short line a player would type in `sleuth play` (`parse_line` then
+reads it, so tapping and typing cannot disagree). Front ends render the forms; they know no game.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+from solver.errors import InputError
+
+
+@dataclass
+class Part:
+    """One choice of a form: `pick` of `choices` (in the order of `choices`), or none when
+    `optional`."""
+
+    name: str
+    label: str
+    choices: list[str]
+    pick: int = 1
+    optional: bool = False
+
+
+@dataclass
+class EntryForm:
+    """A kind of event: `template` is its short line with `{name}` for each part's choice."""
+
+    label: str
+    template: str
+    parts: list[Part] = field(default_factory=list)
+
+    def line(self, chosen: dict[str, list[str]]) -> str:
+        """The short line of the choices made; InputError naming a choice that is missing."""
+        words = {}
+        for part in self.parts:
+            picked = [c for c in part.choices if c in chosen.get(part.name, [])]
+            if not picked and part.optional:
+                words[part.name] = ""
+                continue
+            if len(picked) != part.pick:
+                many = f"{part.pick} of them" if part.pick > 1 else "one"
+                raise InputError(f"{self.label}: choose {many} for '{part.label}'")
+            words[part.name] = " ".join(shlex.quote(c) for c in picked)
+        return " ".join(self.template.format(**words).split())

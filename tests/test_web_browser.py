@@ -1,0 +1,172 @@
+"""`sleuth serve` in a real headless Chromium at a phone's size (390×844): for each game, a
+short game played in the page, the saved log checked against the expected one, the numbers
+shown checked against the engine's report, and a screenshot of the page for the docs.
+
+The browser is the system's (Debian's `chromium`), driven by Playwright (its own browser
+download cannot be reached here). Without it these tests
+are skipped with one line, unless SLEUTH_BROWSER_TESTS=required (as `.ci/run` sets), which
+makes a missing browser a failure."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from models import GAMES
+from solver.logfile import Document, load
+
+ROOT = Path(__file__).parent.parent
+# where the screenshots go: a temporary folder, or the docs when asked
+# (SLEUTH_SCREENSHOTS=docs/screenshots pytest tests/test_web_browser.py)
+SHOTS_WANTED = os.environ.get("SLEUTH_SCREENSHOTS")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+if CHROMIUM is None:
+    if os.environ.get("SLEUTH_BROWSER_TESTS") == "required":
+        raise RuntimeError("SLEUTH_BROWSER_TESTS=required but no chromium is installed")
+    pytest.skip(
+        "no chromium here: the browser tests of sleuth serve are skipped", allow_module_level=True
+    )
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+GAMES_PLAYED = {
+    "three-of-a-crime": ("Ana Ben Cleo", "Ana", ["card KC PT NNN 1", "card HB JC KC 0"]),
+    "six-suspects": ("Ana Ben Cleo", "Ana", ["look A1 diamond", "look Ben C2", "look B2 swap"]),
+    "game-of-suspicion": ("Ana Ben Cleo Dan", "Ana", ["deal 0 1 5 7", "look Ben left exchanged"]),
+    "suspeicao": (
+        "Ana Ben Cleo",
+        "Ana",
+        ["deal 7 21 33 41 hand 2 15 40 X1 first Ben", "play Ben 9 target Cleo revealed 13"],
+    ),
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A real `sleuth serve` of a fresh folder, and its URL."""
+    folder = tmp_path_factory.mktemp("served")
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cli.app", "serve", str(folder), "--port", str(port)],
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(200):
+        try:
+            httpx.get(url, timeout=1)
+            break
+        except httpx.TransportError:
+            time.sleep(0.05)
+    yield folder, url
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def phone():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        yield page
+        browser.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES_PLAYED))
+def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
+    folder, url = served
+    players, me, lines = GAMES_PLAYED[game]
+    page = phone
+    page.goto(url)
+    page.select_option("select[name=game]", game)
+    page.fill("input[name=players]", players)
+    page.fill("input[name=me]", me)
+    page.fill("input[name=name]", f"{game}.yaml")
+    page.click("text=Start")
+    page.wait_for_url(re.compile(f"/log/{game}.yaml$"))
+    for line in lines:
+        page.fill("#line", line)
+        page.click("form[action^='/event'] button")
+        page.wait_for_load_state()
+    # a mistyped event: an inline message, nothing lost, the page still usable
+    page.fill("#line", "nonsense here")
+    page.click("form[action^='/event'] button")
+    assert page.locator("[role=alert]").is_visible()
+    saved = load(str(folder / f"{game}.yaml")).data
+    assert saved["events"] == [GAMES[game].parse_line(line) for line in lines]
+    assert saved["rejected"][0]["typed"] == "nonsense here"
+    page.goto(f"{url}log/{game}.yaml")
+    report = GAMES[game].view(Document(saved, str(folder / f"{game}.yaml")))
+    shown_tables = page.locator("table").all()
+    assert len(shown_tables) == len(report.tables)
+    for shown, table in zip(shown_tables, report.tables, strict=True):
+        cells = [c.inner_text().strip() for c in shown.locator("td").all()]
+        assert cells == [cell for row in table.rows for cell in row]
+    # targets a thumb can hit (buttons, and the choices of the open tap form)
+    for target in page.locator("button:visible, .choices label:visible").all():
+        box = target.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    shots = Path(SHOTS_WANTED) if SHOTS_WANTED else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / f"{game}.png"), full_page=True)
+    assert (shots / f"{game}.png").stat().st_size > 10_000  # a page, not a blank
+    # undo by tapping
+    page.click("button:has-text('Undo')")
+    page.wait_for_load_state()
+    assert load(str(folder / f"{game}.yaml")).data["events"] == saved["events"][:-1]
+
+
+# the events tapped in, per game with tap forms: (form label, the choices tapped) -> the line
+TAPPED = {
+    "six-suspects": [
+        ("My look", ["A1", "diamond"], "look A1 diamond"),
+        ("Another player's look", ["Ben", "C2"], "look Ben C2"),
+        ("My look", ["B2", "swap"], "look B2 swap"),
+    ],
+    "three-of-a-crime": [
+        # three suspects tapped come in the list's order, whatever the order of the taps
+        ("A face-up card and its token", ["PT", "KC", "NNN", "1"], "card KC NNN PT 1"),
+        ("An accusation", ["Cleo", "HB", "JC", "KC", "wrong"], "accuse Cleo HB JC KC wrong"),
+    ],
+}
+
+
+@pytest.mark.parametrize("game", sorted(TAPPED))
+def test_a_short_game_entered_by_tapping(served, phone, game):
+    """Every event tapped, none typed: the log saved is the one the typed lines give."""
+    folder, url = served
+    players, me, _ = GAMES_PLAYED[game]
+    page = phone
+    page.goto(url)
+    page.select_option("select[name=game]", game)
+    page.fill("input[name=players]", players)
+    page.fill("input[name=me]", me)
+    page.fill("input[name=name]", f"tapped-{game}.yaml")
+    page.click("text=Start")
+    for label, choices, _ in TAPPED[game]:
+        form = page.locator("details.tap", has=page.locator(f'summary:text-is("{label}")'))
+        if form.get_attribute("open") is None:
+            form.locator("summary").click()
+        for choice in choices:
+            form.locator(f'.choices label:text-is("{choice}")').first.click()
+        form.locator("button").click()
+        page.wait_for_load_state()
+        assert not page.locator("[role=alert]").count(), page.locator("[role=alert]").inner_text()
+    saved = load(str(folder / f"tapped-{game}.yaml")).data
+    assert saved["events"] == [GAMES[game].parse_line(line) for _, _, line in TAPPED[game]]

@@ -2,13 +2,14 @@
 
 import sys
 
-from bench import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime
+from bench import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime, web
 
 BENCHES = {
     "three-of-a-crime": three_of_a_crime.main,
     "six-suspects": six_suspects.main,
     "game-of-suspicion": game_of_suspicion.main,
     "suspeicao": suspeicao.main,
+    "web": web.main,
 }
 
 if __name__ == "__main__":

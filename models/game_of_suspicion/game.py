@@ -14,6 +14,7 @@ from models.game_of_suspicion.belief import Filter, Impossible, advance, track
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.game_of_suspicion.steps import Step
 from models.game_of_suspicion.template import TEMPLATE
+from solver.entry import EntryForm, Part
 from solver.errors import Contradiction, InputError
 from solver.hidden_cards import LastSteps
 from solver.logfile import Document
@@ -338,6 +339,56 @@ class GameOfSuspicion:
         from models.game_of_suspicion.selfplay import report
 
         return report(rng, games, progress, policy)
+
+    def entry(self, doc: Document) -> list[EntryForm]:
+        """The events a player taps in (`sleuth serve`): middle looks, and the plays with no
+        outcome to tell; the others are typed (their outcomes are lists and maps)."""
+        players = [p for p in doc.data.get("players") or [] if isinstance(p, str)]
+        others = [p for p in players if p != doc.data.get("me")]
+        values = [str(v) for v in range(10)] + (["10"] if doc.data.get("advanced") else [])
+        slot = Part("slot", "which middle card", ["left", "right"])
+        forms = []
+        if doc.data.get("me"):
+            forms += [
+                EntryForm(
+                    "My middle look, kept",
+                    "look {slot} saw {saw}",
+                    [slot, Part("saw", "the card I saw", values)],
+                ),
+                EntryForm(
+                    "My middle look, exchanged",
+                    "look {slot} saw {saw} put {put}",
+                    [
+                        slot,
+                        Part("saw", "the card I saw", values),
+                        Part("put", "the card I put back", values),
+                    ],
+                ),
+            ]
+        if others:
+            forms += [
+                EntryForm(
+                    "Another player's middle look",
+                    "look {player} {slot} {said}",
+                    [
+                        Part("player", "who looked", others),
+                        slot,
+                        Part("said", "announced", ["exchanged", "kept"]),
+                    ],
+                ),
+                EntryForm(
+                    "Card 0 between two other players",
+                    "play {player} 0 {between}",
+                    [
+                        Part("player", "who played it", players),
+                        Part("between", "the two players", others, pick=2),
+                    ],
+                ),
+                EntryForm(
+                    "Card 9 played", "play {player} 9", [Part("player", "who played it", players)]
+                ),
+            ]
+        return forms
 
     def parse_line(self, text: str) -> dict:
         return parse_line(text)

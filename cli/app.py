@@ -315,6 +315,12 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     errors.print(f"Sleuth serves {folder.resolve()} at {url}", highlight=False, markup=False)
+    if host in ("0.0.0.0", "::"):
+        errors.print(
+            "from a phone on this network, use this machine's address instead of 127.0.0.1",
+            highlight=False,
+            markup=False,
+        )
     uvicorn.run(create_app(folder, token), host=host, port=port, log_level="warning")
 
 

@@ -192,6 +192,26 @@ def test_a_huge_body_is_refused_and_nothing_changes(tmp_path):
     assert (tmp_path / name).read_text() == before
 
 
+def test_a_body_without_a_usable_length_is_refused(tmp_path):
+    web = client(tmp_path)
+    name = start(web, "six-suspects")
+    before = (tmp_path / name).read_text()
+    bad = web.post(f"/event/{name}", content=b"line=x", headers={"content-length": "lots"})
+    assert bad.status_code == 400
+
+    def chunks():
+        for _ in range(100):
+            yield b"line=" + b"x" * 1000
+
+    streamed = web.post(
+        f"/event/{name}",
+        content=chunks(),
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert streamed.status_code == 413
+    assert (tmp_path / name).read_text() == before
+
+
 def test_off_this_machine_every_request_needs_the_token(tmp_path):
     web = client(tmp_path, token="s3cret")
     assert web.get("/").status_code == 403

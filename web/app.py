@@ -80,7 +80,10 @@ class Guard:
         try:
             fresh = self.check_token(request)
             self.check_origin(request)
-            if int(request.headers.get("content-length") or 0) > self.max_body:
+            length = request.headers.get("content-length") or "0"
+            if not length.isdigit():
+                raise Refused(400, "the request's Content-Length is not a number")
+            if int(length) > self.max_body:
                 raise Refused(413, f"a request may carry at most {self.max_body:,} bytes")
         except Refused as refused:
             await plain(refused.status, str(refused))(scope, receive, send)

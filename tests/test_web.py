@@ -293,3 +293,56 @@ def test_a_card_needs_three_suspects_tapped(tmp_path):
     answer = web.post(f"/tap/{name}", data={"form": "0", "suspects": ["KC", "PT"], "token": "1"})
     assert answer.status_code == 422 and "choose 3 of them" in answer.text
     assert load(str(tmp_path / name)).data["events"] == []
+
+
+def test_two_phones_adding_at_once_lose_no_event(tmp_path):
+    """Events POSTed at the same moment to one log are all kept (one request per log at a
+    time: none adds to a stale copy)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from models.six_suspects.rules import load_deck
+
+    app = create_app(tmp_path)
+    name = start(TestClient(app, base_url="http://127.0.0.1:8765"), "six-suspects")
+    cards = [c.name for c in load_deck().cards]
+    lines = [
+        f"look {slot} {card}"
+        for slot, card in zip(("A1", "B1", "C1", "D1"), cards[:4], strict=True)
+    ]
+
+    def post(line: str) -> int:
+        web = TestClient(app, base_url="http://127.0.0.1:8765")
+        return web.post(f"/event/{name}", data={"line": line}, follow_redirects=False).status_code
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(post, lines)) == [303] * 4
+    saved = load(str(tmp_path / name)).data["events"]
+    expected = [GAMES["six-suspects"].parse_line(line) for line in lines]
+    assert sorted(map(str, saved)) == sorted(map(str, expected))
+
+
+def test_a_second_tap_does_not_start_a_second_count(tmp_path, monkeypatch):
+    """Two requests for the same page at once: the engine counts once (the second waits for the
+    first's report). The real engine, slowed down so that the two requests overlap."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = create_app(tmp_path)
+    name = start(TestClient(app, base_url="http://127.0.0.1:8765"), "six-suspects")
+    game = GAMES["six-suspects"]
+    counted = []
+    real_view = type(game).view
+
+    def slow_view(self, doc):
+        counted.append(1)
+        time.sleep(0.3)
+        return real_view(self, doc)
+
+    monkeypatch.setattr(type(game), "view", slow_view)
+    counted.clear()
+
+    def get(_: int) -> int:
+        return TestClient(app, base_url="http://127.0.0.1:8765").get(f"/log/{name}").status_code
+
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(get, range(2))) == [200, 200]
+    assert len(counted) == 1

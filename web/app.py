@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import hmac
 import json
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -182,12 +185,29 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
             )
         return RedirectResponse(f"/log/{path.relative_to(root).as_posix()}", status_code=303)
 
-    def book_of(request: Request) -> tuple[str, LogBook]:
-        name = request.path_params["name"]
+    def book_of(name: str) -> tuple[str, LogBook]:
         path = inside(root, name)
         if not path.is_file():
             raise Refused(404, f"no log named {name!r} here")
         return name, LogBook.read(path, GAMES)
+
+    locks: dict[Path, threading.Lock] = {}
+    locks_lock = threading.Lock()
+
+    async def one_at_a_time(request: Request, work: Callable[[str, LogBook], Response]) -> Response:
+        """`work` on the request's log in a worker thread (a long count leaves the server free
+        for other pages), one request per log at a time: a second tap waits for the first and
+        then finds its report remembered (no count runs twice at once), and two phones cannot
+        both add an event to one stale copy of the log."""
+        name = request.path_params["name"]
+        with locks_lock:
+            lock = locks.setdefault(inside(root, name).resolve(), threading.Lock())
+
+        def locked() -> Response:
+            with lock:
+                return work(*book_of(name))
+
+        return await run_in_threadpool(locked)
 
     def game_page(name: str, book: LogBook, status: int = 200, **extra: Any) -> HTMLResponse:
         upto = extra.pop("upto", None)
@@ -213,9 +233,11 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
         )
 
     async def log(request: Request) -> Response:
-        name, book = book_of(request)
         upto = request.query_params.get("upto")
-        return game_page(name, book, upto=int(upto) if upto and upto.isdigit() else None)
+        shown_upto = int(upto) if upto and upto.isdigit() else None
+        return await one_at_a_time(
+            request, lambda name, book: game_page(name, book, upto=shown_upto)
+        )
 
     def take(name: str, book: LogBook, line: str) -> Response:
         """A typed or tapped event: added and saved, then the page; refused: the page with the
@@ -231,43 +253,55 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
         return RedirectResponse(f"/log/{name}", status_code=303)
 
     async def event(request: Request) -> Response:
-        name, book = book_of(request)
         line = str((await request.form()).get("line", "")).strip()
-        if not line:
-            return game_page(name, book, 422, error="type an event first", line=line)
-        return take(name, book, line)
+
+        def work(name: str, book: LogBook) -> Response:
+            if not line:
+                return game_page(name, book, 422, error="type an event first", line=line)
+            return take(name, book, line)
+
+        return await one_at_a_time(request, work)
 
     async def tap(request: Request) -> Response:
-        name, book = book_of(request)
         form = await request.form()
-        forms = entry_forms(book)
         index = str(form.get("form", ""))
-        if not index.isdigit() or int(index) >= len(forms):
-            return game_page(name, book, 422, error="no such kind of event")
-        chosen = {
-            part.name: [str(v) for v in form.getlist(part.name)] for part in forms[int(index)].parts
-        }
-        try:
-            line = forms[int(index)].line(chosen)
-        except SleuthError as error:
-            return game_page(name, book, 422, error=str(error))
-        return take(name, book, line)
+
+        def work(name: str, book: LogBook) -> Response:
+            forms = entry_forms(book)
+            if not index.isdigit() or int(index) >= len(forms):
+                return game_page(name, book, 422, error="no such kind of event")
+            chosen = {
+                part.name: [str(v) for v in form.getlist(part.name)]
+                for part in forms[int(index)].parts
+            }
+            try:
+                line = forms[int(index)].line(chosen)
+            except SleuthError as error:
+                return game_page(name, book, 422, error=str(error))
+            return take(name, book, line)
+
+        return await one_at_a_time(request, work)
 
     async def undo(request: Request) -> Response:
-        name, book = book_of(request)
-        try:
-            book.undo()
-        except SleuthError as error:
-            return game_page(name, book, 422, error=str(error))
-        return RedirectResponse(f"/log/{name}", status_code=303)
+        def work(name: str, book: LogBook) -> Response:
+            try:
+                book.undo()
+            except SleuthError as error:
+                return game_page(name, book, 422, error=str(error))
+            return RedirectResponse(f"/log/{name}", status_code=303)
+
+        return await one_at_a_time(request, work)
 
     async def solved(request: Request) -> Response:
         """What `sleuth solve --json` prints for the log."""
-        _, book = book_of(request)
-        try:
-            return JSONResponse(book.game.solve(book.document()).data)
-        except SleuthError as error:
-            return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
+
+        def work(name: str, book: LogBook) -> Response:
+            try:
+                return JSONResponse(book.game.solve(book.document()).data)
+            except SleuthError as error:
+                return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
+
+        return await one_at_a_time(request, work)
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)

@@ -119,6 +119,19 @@ def test_the_page_and_sleuth_play_write_the_same_file(tmp_path, game):
     assert load(str(tmp_path / name)).data["events"] == load(str(typed_in_play)).data["events"]
 
 
+def test_a_new_game_with_a_header_the_game_refuses_leaves_no_file(tmp_path):
+    web = client(tmp_path)
+    answer = web.post(
+        "/new", data={"game": "six-suspects", "players": "Ana Ben", "me": "Zed", "name": "x.yaml"}
+    )
+    assert answer.status_code == 422 and 'role="alert"' in answer.text
+    assert not (tmp_path / "x.yaml").exists()
+    taken = web.post("/new", data={"game": "six-suspects", "name": "y.yaml"})
+    assert taken.status_code == 200  # the new game's page, after the redirect
+    again = web.post("/new", data={"game": "six-suspects", "name": "y.yaml"})
+    assert again.status_code == 422 and "exists" in again.text
+
+
 def test_a_bad_event_gets_an_inline_message_and_nothing_is_lost(tmp_path):
     web = client(tmp_path)
     name = start(web, "six-suspects")

@@ -173,7 +173,12 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
             if not name.endswith(LOG_SUFFIXES):
                 name += ".yaml"
             path = inside(root, name)
-            LogBook.create(game, path, header).view()
+            book = LogBook.create(game, path, header)
+            try:
+                book.view()  # players and me make sense to the game
+            except SleuthError:
+                path.unlink()  # the file this request just created, and nothing else
+                raise
         except (SleuthError, Refused) as error:
             return page(
                 "index.html",

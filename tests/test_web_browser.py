@@ -187,3 +187,24 @@ def test_a_short_game_entered_by_tapping(served, phone, game):
     saved = load(str(folder / f"tapped-{game}.yaml")).data
     lines = [*TYPED_FIRST.get(game, []), *(line for _, _, line in TAPPED[game])]
     assert saved["events"] == [GAMES[game].parse_line(line) for line in lines]
+
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360)], ids=["360 px", "landscape"])
+def test_every_game_page_fits_a_small_phone_and_landscape(served, phone, size):
+    """At 360 px wide and in landscape, no page scrolls sideways (wide tables scroll within
+    themselves) and every visible target is at least 44 px."""
+    folder, url = served
+    width, height = size
+    phone.set_viewport_size({"width": width, "height": height})
+    try:
+        for game in GAMES_PLAYED:
+            if not (folder / f"{game}.yaml").exists():
+                continue  # written by the test that plays it
+            phone.goto(f"{url}log/{game}.yaml")
+            overflow = phone.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, (game, overflow)
+            for target in phone.locator("button:visible, .choices label:visible").all():
+                box = target.bounding_box()
+                assert box is not None and box["height"] >= 44 and box["width"] >= 44, game
+    finally:
+        phone.set_viewport_size({"width": 390, "height": 844})

@@ -189,6 +189,28 @@ class Rows:
             return self.pick(np.flatnonzero(mask), factor[mask]).merged()
         return self.pick(np.flatnonzero(mask))
 
+    @property
+    def rows(self) -> int:
+        return len(self.weights)
+
+    def take(self) -> np.ndarray:
+        """How many cards of each class the table's columns hold together [row, class]."""
+        return self.counts.astype(np.int64).sum(axis=1)
+
+    def ways_within(self) -> np.ndarray:
+        """Per row, in how many ways the cards the table takes split between its columns (its
+        hands, or places): Π_class (Σ_column count)! / Π_column count! (1 for one column)."""
+        out = np.ones(self.rows, dtype=np.int64)
+        if self.counts.shape[1] <= 1:
+            return out
+        left = self.take()
+        for c in range(self.counts.shape[1] - 1):
+            part = self.counts[:, c, :].astype(np.int64)
+            for k in np.flatnonzero(part.any(axis=0)):  # C(n, 0) = 1: classes it holds none of
+                out = out * COMB[left[:, k], part[:, k]]
+            left = left - part
+        return out
+
 
 @dataclass
 class Table(Rows):
@@ -220,33 +242,11 @@ class Table(Rows):
             np.zeros((1, 0), np.int32),
         )
 
-    @property
-    def rows(self) -> int:
-        return len(self.weights)
-
     def index(self, key: Key) -> int:
         return self.keys.index(key)
 
     def column(self, hand: str) -> int:
         return self.hands.index(hand)
-
-    def take(self) -> np.ndarray:
-        """How many cards of each group the table's hands hold together [row, group]."""
-        return self.counts.astype(np.int64).sum(axis=1)
-
-    def ways_within(self) -> np.ndarray:
-        """Per row, in how many ways the cards the table takes split between its hands:
-        Π_group (Σ_hand count)! / Π_hand count! (1 for one hand)."""
-        out = np.ones(self.rows, dtype=np.int64)
-        if len(self.hands) <= 1:
-            return out
-        total = self.take()
-        for h in range(len(self.hands) - 1):
-            part = self.counts[:, h, :].astype(np.int64)
-            for g in range(len(self.keys)):
-                out = out * COMB[total[:, g], part[:, g]]
-            total = total - part
-        return out
 
     def collapsed(self) -> Table:
         """The table as one part taking its hands' cards together, the ways they split them

@@ -129,19 +129,11 @@ class Table(Rows):
         )
 
     @property
-    def rows(self) -> int:
-        return len(self.weights)
-
-    @property
     def classes(self) -> int:
         return self.counts.shape[2]
 
     def column(self, place: int) -> int:
         return self.places.index(place)
-
-    def take(self) -> np.ndarray:
-        """How many cards of each class the table holds [row, class] (int64)."""
-        return self.counts.astype(np.int64).sum(axis=1)
 
     def merged(self) -> Table:
         """Equal rows (counts and link values) become one, weights added and reduced."""
@@ -176,20 +168,6 @@ class Table(Rows):
         return self.like(
             links=tuple(self.links[i] for i in keep), values=self.values[:, keep]
         ).merged()
-
-    def ways_within(self) -> np.ndarray:
-        """Per row, how many ways the cards the table takes split between its columns:
-        Π_class (Σ_column count)! / Π_column count! (1 for one column)."""
-        out = np.ones(self.rows, dtype=np.int64)
-        if len(self.places) <= 1:
-            return out
-        left = self.take()
-        for c in range(len(self.places) - 1):
-            part = self.counts[:, c, :].astype(np.int64)
-            for v in np.flatnonzero(part.any(axis=0)):
-                out = out * COMB[left[:, v], part[:, v]]
-            left = left - part
-        return out
 
     def fitted(self, supply: np.ndarray) -> Table:
         """The rows that take no more cards of any class than the supply has."""

@@ -80,6 +80,14 @@ def spread(number: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, values
 
 
+def one_less(table: Table, mask: np.ndarray, factor: np.ndarray, column: int, value: int) -> Table:
+    """The rows where `mask` holds, weighed by `factor`, with one card `value` out of `column`."""
+    kept = table.keep(mask, factor)
+    counts = kept.counts.copy()
+    counts[:, column, value] -= 1
+    return kept.like(counts=counts)
+
+
 @contextlib.contextmanager
 def too_big() -> Iterator[None]:
     """A question whose tables or sums would pass the limits: TooBig, as for a step."""
@@ -296,10 +304,12 @@ class OutsideBelief:
                 factor = scaled(number[:, value], per[:, value])
             else:  # which copy left is not told: each layout before gives `held` after
                 factor = scaled(np.ones(len(held), np.int64), np.maximum(held, 1))
-            kept = table.keep(held >= 1, factor)
-            counts = kept.counts.copy()
-            counts[:, c, value] -= 1
-            self.put(index, kept.like(counts=counts))
+            self.put(index, one_less(table, held >= 1, factor, c, value))
+        self.gone(place, value)
+
+    def gone(self, place: int, value: int) -> None:
+        """A card `value` of `place` has left the hidden cards: the supply and the place are one
+        card smaller, and rows needing more than the supply has go."""
         self.supply[value] -= 1
         self.size[place] -= 1
         self.fit()
@@ -480,13 +490,8 @@ class OutsideBelief:
         else:
             per = tied.sum(axis=1) * np.maximum(held[:, value], 1)
         factor = scaled(tied[:, value].astype(np.int64), np.maximum(per, 1))
-        kept = table.keep(tied[:, value], factor)
-        counts = kept.counts.copy()
-        counts[:, c, value] -= 1
-        self.put(index, kept.like(counts=counts))
-        self.supply[value] -= 1
-        self.size[place] -= 1
-        self.fit()
+        self.put(index, one_less(table, tied[:, value], factor, c, value))
+        self.gone(place, value)
 
     def _filter(self, place: int, test) -> None:
         """Keep the rows where `test(hand [row, value])` holds for `place`'s whole hand."""

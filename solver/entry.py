@@ -9,6 +9,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from solver.errors import InputError
+from solver.logfile import Document
 
 
 @dataclass
@@ -44,3 +45,14 @@ class EntryForm:
                 raise InputError(f"{self.label}: choose {many} for '{part.label}'")
             words[part.name] = " ".join(shlex.quote(c) for c in picked)
         return " ".join(self.template.format(**words).split())
+
+
+def seats(doc: Document) -> tuple[list[str], list[str], str | None]:
+    """The players in seat order, the others than `me`, and `me`, as the forms offer them
+    (none when the header cannot be read: the page says why with the report)."""
+    try:
+        players, me = doc.players()
+    except InputError:
+        return [], [], None
+    names = players.names if players else []
+    return names, [p for p in names if p != me], me

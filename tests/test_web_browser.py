@@ -88,18 +88,24 @@ def phone():
         browser.close()
 
 
-@pytest.mark.parametrize("game", sorted(GAMES_PLAYED))
-def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
-    folder, url = served
-    players, me, lines = GAMES_PLAYED[game]
-    page = phone
+def new_game(page, url: str, game: str, name: str) -> None:
+    """Start a game of `game` from the front page (its players and me), saved as `name`."""
+    players, me, _ = GAMES_PLAYED[game]
     page.goto(url)
     page.select_option("select[name=game]", game)
     page.fill("input[name=players]", players)
     page.fill("input[name=me]", me)
-    page.fill("input[name=name]", f"{game}.yaml")
+    page.fill("input[name=name]", name)
     page.click("text=Start")
-    page.wait_for_url(re.compile(f"/log/{game}.yaml$"))
+    page.wait_for_url(re.compile(f"/log/{re.escape(name)}$"))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES_PLAYED))
+def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
+    folder, url = served
+    _, _, lines = GAMES_PLAYED[game]
+    page = phone
+    new_game(page, url, game, f"{game}.yaml")
     for line in lines:
         page.fill("#line", line)
         page.click("form[action^='/event'] button")
@@ -162,14 +168,8 @@ def test_a_short_game_entered_by_tapping(served, phone, game):
     """Every event tapped (after a deal typed, where the game needs one): the log saved is the
     one the typed lines give."""
     folder, url = served
-    players, me, _ = GAMES_PLAYED[game]
     page = phone
-    page.goto(url)
-    page.select_option("select[name=game]", game)
-    page.fill("input[name=players]", players)
-    page.fill("input[name=me]", me)
-    page.fill("input[name=name]", f"tapped-{game}.yaml")
-    page.click("text=Start")
+    new_game(page, url, game, f"tapped-{game}.yaml")
     for line in TYPED_FIRST.get(game, []):
         page.fill("#line", line)
         page.click("form[action^='/event'] button")

@@ -14,7 +14,7 @@ from models.game_of_suspicion.belief import Filter, Impossible, advance, track
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.game_of_suspicion.steps import Step
 from models.game_of_suspicion.template import TEMPLATE
-from solver.entry import EntryForm, Part
+from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.hidden_cards import LastSteps
 from solver.logfile import Document
@@ -343,12 +343,11 @@ class GameOfSuspicion:
     def entry(self, doc: Document) -> list[EntryForm]:
         """The events a player taps in (`sleuth serve`): middle looks, and the plays with no
         outcome to tell; the others are typed (their outcomes are lists and maps)."""
-        players = [p for p in doc.data.get("players") or [] if isinstance(p, str)]
-        others = [p for p in players if p != doc.data.get("me")]
+        players, others, me = seats(doc)
         values = [str(v) for v in range(10)] + (["10"] if doc.data.get("advanced") else [])
         slot = Part("slot", "which middle card", ["left", "right"])
         forms = []
-        if doc.data.get("me"):
+        if me:
             forms += [
                 EntryForm(
                     "My middle look, kept",

@@ -14,7 +14,7 @@ from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
 from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
-from solver.entry import EntryForm, Part
+from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.logfile import Document
 from solver.names import NameSet
@@ -379,8 +379,7 @@ class SixSuspects:
 
     def entry(self, doc: Document) -> list[EntryForm]:
         """The events a player taps in (`sleuth serve`): the same short lines as typed."""
-        players = [p for p in doc.data.get("players") or [] if isinstance(p, str)]
-        others = [p for p in players if p != doc.data.get("me")]
+        players, others, _ = seats(doc)
         cards = [c.name for c in load_deck(doc.deck_path()).cards]
         forms = [
             EntryForm(

@@ -29,7 +29,7 @@ from models.three_of_a_crime.rules import (
     card_names,
 )
 from solver import puzzle as puzzles
-from solver.entry import EntryForm, Part
+from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.logfile import Document
 from solver.names import NameSet
@@ -554,7 +554,7 @@ class ThreeOfACrime:
 
     def entry(self, doc: Document) -> list[EntryForm]:
         """The events a player taps in (`sleuth serve`): the same short lines as typed."""
-        players = [p for p in doc.data.get("players") or [] if isinstance(p, str)]
+        players, _, _ = seats(doc)
         suspects = list(ABBREVIATIONS)
         card = Part("suspects", "the three suspects", suspects, pick=3)
         forms = [

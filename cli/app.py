@@ -303,6 +303,7 @@ def serve(
     Example: [bold]sleuth serve examples/ --host 0.0.0.0[/]
     """
     import secrets
+    import socket
 
     import uvicorn
 
@@ -311,6 +312,14 @@ def serve(
     if not folder.is_dir():
         show_error(InputError(f"{folder} is not a folder"))
         raise typer.Exit(2)
+    try:  # a port in use is the user's to change: one line now, not uvicorn's error later
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.bind((host, port))
+    except OSError as error:
+        show_error(
+            InputError(f"cannot listen on {host}:{port} ({error.strerror}); try another --port")
+        )
+        raise typer.Exit(2) from None
     token = None if host in ("127.0.0.1", "localhost", "::1") else secrets.token_urlsafe(24)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")

@@ -359,3 +359,15 @@ def test_a_second_tap_does_not_start_a_second_count(tmp_path, monkeypatch):
     with ThreadPoolExecutor(2) as pool:
         assert list(pool.map(get, range(2))) == [200, 200]
     assert len(counted) == 1
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli, ["serve", str(tmp_path), "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0 and "try another --port" in result.stderr

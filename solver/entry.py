@@ -11,17 +11,28 @@ from dataclasses import dataclass, field
 from solver.errors import InputError
 from solver.logfile import Document
 
+SELECT_OVER = 12  # a single pick among more choices is a native picker, not a wall of buttons
+
 
 @dataclass
 class Part:
-    """One choice of a form: `pick` of `choices` (in the order of `choices`), or none when
-    `optional`."""
+    """One choice of a form: `pick` of `choices` (any number, none included, when `pick` is 0),
+    or none when `optional`. The choices made are written in the order of `choices`, joined by
+    `joiner`, after `prefix` (a key word such as "drew "), which is left out with them when
+    nothing is chosen."""
 
     name: str
     label: str
     choices: list[str]
     pick: int = 1
     optional: bool = False
+    prefix: str = ""
+    joiner: str = " "
+
+    @property
+    def picker(self) -> bool:
+        """Whether a front end shows this part as one drop-down list."""
+        return self.pick == 1 and len(self.choices) > SELECT_OVER
 
 
 @dataclass
@@ -37,13 +48,13 @@ class EntryForm:
         words = {}
         for part in self.parts:
             picked = [c for c in part.choices if c in chosen.get(part.name, [])]
-            if not picked and part.optional:
+            if not picked and (part.optional or part.pick == 0):
                 words[part.name] = ""
                 continue
-            if len(picked) != part.pick:
+            if part.pick and len(picked) != part.pick:
                 many = f"{part.pick} of them" if part.pick > 1 else "one"
                 raise InputError(f"{self.label}: choose {many} for '{part.label}'")
-            words[part.name] = " ".join(shlex.quote(c) for c in picked)
+            words[part.name] = part.prefix + part.joiner.join(shlex.quote(c) for c in picked)
         return " ".join(self.template.format(**words).split())
 
 

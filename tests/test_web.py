@@ -4,6 +4,7 @@ way round), its safety rules, and the real server started from the command line.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -371,3 +372,84 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path):
         result = CliRunner().invoke(cli, ["serve", str(tmp_path), "--port", str(port)])
     assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0 and "try another --port" in result.stderr
+
+
+class SlowView:
+    """The real engine's view of six-suspects, slowed down by `seconds` (counted per call)."""
+
+    def __init__(self, monkeypatch, seconds: float):
+        self.calls = 0
+        game = type(GAMES["six-suspects"])
+        real_view = game.view
+
+        def slow_view(game_self, doc):
+            self.calls += 1
+            time.sleep(seconds)
+            return real_view(game_self, doc)
+
+        monkeypatch.setattr(game, "view", slow_view)
+
+
+def wait_until_counted(web: TestClient, name: str, seconds: float = 10) -> httpx.Response:
+    """The log's page once it no longer says "counting" (as the page's own refresh would)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        answer = web.get(f"/log/{name}")
+        if "Counting" not in answer.text:
+            return answer
+        time.sleep(0.1)
+    raise AssertionError("still counting")
+
+
+def test_a_long_count_answers_at_once_and_shows_its_progress(tmp_path, monkeypatch):
+    """An event whose check takes longer than the wait: the POST answers within the wait, the
+    page says what is counted and refreshes itself, the event is saved when the check ends,
+    and the pages asked for meanwhile start no second count."""
+    web = TestClient(create_app(tmp_path, wait=0.2), base_url="http://127.0.0.1:8765")
+    name = start(web, "six-suspects")
+    slow = SlowView(monkeypatch, 1.5)
+    began = time.monotonic()
+    answer = typed(web, name, "look A1 diamond")
+    assert answer.status_code == 303 and time.monotonic() - began < 1.0
+    counting = web.get(f"/log/{name}")
+    assert "Counting the event 'look A1 diamond'" in html.unescape(counting.text)
+    assert '<meta http-equiv="refresh"' in counting.text
+    assert load(str(tmp_path / name)).data["events"] == []  # saved once checked, not before
+    done = wait_until_counted(web, name)
+    assert done.status_code == 200 and "look" in done.text
+    assert load(str(tmp_path / name)).data["events"] == [
+        GAMES["six-suspects"].parse_line("look A1 diamond")
+    ]
+    assert slow.calls == 1  # the pages asked for while it counted waited for its report
+    # the next long count shows an estimate from this one
+    typed(web, name, "look B1 swap")
+    assert re.search(r'<progress max="100" value="\d+">', web.get(f"/log/{name}").text)
+    wait_until_counted(web, name)
+
+
+def test_an_event_refused_after_a_long_check_is_shown_on_the_next_page(tmp_path, monkeypatch):
+    web = TestClient(create_app(tmp_path, wait=0.2), base_url="http://127.0.0.1:8765")
+    name = start(web, "six-suspects")
+    typed(web, name, "look A1 diamond")
+    SlowView(monkeypatch, 1.0)
+    assert typed(web, name, "look A1 knife").status_code == 303  # A1 is already known
+    refused = wait_until_counted(web, name)
+    assert refused.status_code == 422 and 'role="alert"' in refused.text
+    assert "not added" in refused.text
+    assert web.get(f"/log/{name}").status_code == 200  # said once
+    saved = load(str(tmp_path / name)).data
+    assert len(saved["events"]) == 1 and saved["rejected"][0]["typed"] == "look A1 knife"
+
+
+def test_other_logs_are_served_while_one_counts(tmp_path, monkeypatch):
+    app = create_app(tmp_path, wait=0.2)
+    web = TestClient(app, base_url="http://127.0.0.1:8765")
+    name = start(web, "six-suspects")
+    other = start(web, "three-of-a-crime")
+    SlowView(monkeypatch, 2.0)
+    typed(web, name, "look A1 diamond")
+    began = time.monotonic()
+    assert web.get(f"/log/{other}").status_code == 200
+    assert web.get("/").status_code == 200
+    assert time.monotonic() - began < 1.0
+    wait_until_counted(web, name)

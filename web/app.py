@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +23,6 @@ from urllib.parse import urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -37,6 +35,7 @@ from solver.logbook import LogBook
 from solver.logfile import load
 from solver.names import NameSet
 from solver.report import Report
+from web.counting import WAIT, Counts
 
 MAX_BODY = 64 * 1024  # bytes: an event or a new game's form is far smaller
 COOKIE = "sleuth_token"
@@ -137,8 +136,11 @@ def plain(status: int, message: str) -> Response:
     return Response(message + "\n", status_code=status, media_type="text/plain")
 
 
-def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -> ASGIApp:
-    """The app serving the logs under `root`."""
+def create_app(
+    root: Path, token: str | None = None, max_body: int = MAX_BODY, wait: float = WAIT
+) -> ASGIApp:
+    """The app serving the logs under `root`; a request waits `wait` seconds for its count
+    before its page says "counting" (web/counting.py)."""
     root = root.resolve()
     viewed: dict[str, tuple[str, Report]] = {}  # per log: its last report, by its content
 
@@ -196,23 +198,52 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
             raise Refused(404, f"no log named {name!r} here")
         return name, LogBook.read(path, GAMES)
 
-    locks: dict[Path, threading.Lock] = {}
-    locks_lock = threading.Lock()
+    counts = Counts(wait)
 
-    async def one_at_a_time(request: Request, work: Callable[[str, LogBook], Response]) -> Response:
-        """`work` on the request's log in a worker thread (a long count leaves the server free
-        for other pages), one request per log at a time: a second tap waits for the first and
-        then finds its report remembered (no count runs twice at once), and two phones cannot
-        both add an event to one stale copy of the log."""
+    async def one_at_a_time(
+        request: Request,
+        work: Callable[[str, LogBook], Response],
+        what: str,
+        later: Callable[[], Response] | None = None,
+        patient: bool = False,
+    ) -> Response:
+        """`work` on the request's log in a thread of its own, after the work asked before it
+        on that log (web/counting.py). Past a short wait, `later()` answers (by default the
+        log's page, which says "counting" until the work is done); a `patient` request (the
+        JSON report) waits to the end."""
         name = request.path_params["name"]
-        with locks_lock:
-            lock = locks.setdefault(inside(root, name).resolve(), threading.Lock())
+        key = str(inside(root, name).resolve())
 
         def locked() -> Response:
-            with lock:
+            try:
                 return work(*book_of(name))
+            except Refused as refused:
+                return plain(refused.status, str(refused))
 
-        return await run_in_threadpool(locked)
+        def to_the_page() -> Response:
+            return RedirectResponse(f"/log/{name}", status_code=303)
+
+        if patient:
+            return await counts.finished(counts.start(key, what, locked))
+        return await counts.answer(key, what, locked, later or to_the_page)
+
+    def counting_page(name: str, key: str) -> HTMLResponse:
+        """The page while a long count runs: what is counted, for how long, and an estimate
+        from the last long count of this log; it refreshes itself."""
+        queue = counts.queue(key)
+        expected = counts.expected(key)
+        running = queue[0] if queue else None
+        share = None
+        if running is not None and expected:
+            share = min(running.seconds() / expected, 0.95)
+        return page(
+            "counting.html",
+            name=name,
+            running=running,
+            waiting=queue[1:],
+            expected=expected,
+            share=share,
+        )
 
     def game_page(name: str, book: LogBook, status: int = 200, **extra: Any) -> HTMLResponse:
         upto = extra.pop("upto", None)
@@ -238,10 +269,23 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
         )
 
     async def log(request: Request) -> Response:
+        name = request.path_params["name"]
+        key = str(inside(root, name).resolve())
+        late = counts.late_answer(key)
+        if late is not None:  # an event refused after its request stopped waiting
+            return late
+        busy = counts.busy(key)
+        if busy is not None and not await counts.waited(busy):
+            return counting_page(name, key)  # no second count of the same state
         upto = request.query_params.get("upto")
         shown_upto = int(upto) if upto and upto.isdigit() else None
+
+        what = f"the page after event {shown_upto}" if shown_upto else "the page"
         return await one_at_a_time(
-            request, lambda name, book: game_page(name, book, upto=shown_upto)
+            request,
+            lambda name, book: game_page(name, book, upto=shown_upto),
+            what,
+            later=lambda: counting_page(name, key),
         )
 
     def take(name: str, book: LogBook, line: str) -> Response:
@@ -265,7 +309,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
                 return game_page(name, book, 422, error="type an event first", line=line)
             return take(name, book, line)
 
-        return await one_at_a_time(request, work)
+        return await one_at_a_time(request, work, f"the event '{line}'")
 
     async def tap(request: Request) -> Response:
         form = await request.form()
@@ -285,7 +329,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
                 return game_page(name, book, 422, error=str(error))
             return take(name, book, line)
 
-        return await one_at_a_time(request, work)
+        return await one_at_a_time(request, work, "a tapped event")
 
     async def undo(request: Request) -> Response:
         def work(name: str, book: LogBook) -> Response:
@@ -295,7 +339,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
                 return game_page(name, book, 422, error=str(error))
             return RedirectResponse(f"/log/{name}", status_code=303)
 
-        return await one_at_a_time(request, work)
+        return await one_at_a_time(request, work, "undo")
 
     async def solved(request: Request) -> Response:
         """What `sleuth solve --json` prints for the log."""
@@ -306,7 +350,7 @@ def create_app(root: Path, token: str | None = None, max_body: int = MAX_BODY) -
             except SleuthError as error:
                 return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
 
-        return await one_at_a_time(request, work)
+        return await one_at_a_time(request, work, "solve --json", later=None, patient=True)
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)

@@ -12,9 +12,10 @@ import yaml
 
 from models.suspeicao import rules
 from models.suspeicao.belief import Belief, Impossible, Refused, first_impossible, run
-from models.suspeicao.log import DISCARD, EVENT_KINDS, GAME, Log, Round, fmt, parse
+from models.suspeicao.log import DISCARD, EVENT_KINDS, GAME, INCRIMINATING, Log, Round, fmt, parse
 from models.suspeicao.steps import PILE
 from models.suspeicao.template import TEMPLATE
+from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.hidden_cards import LastSteps
 from solver.logfile import Document
@@ -346,6 +347,28 @@ class Suspeicao:
     def parse_line(self, text: str) -> dict:
         return parse_line(text)
 
+    def entry(self, doc: Document) -> list[EntryForm]:
+        """The events a player taps in (`sleuth serve`), as the same short lines as typed: the
+        deal, a turn per kind of action, a skipped final turn and the end of the round. The
+        deal comes first until the log has one, then last (the page opens the first form).
+        The blocking mode (`blocked`) and `accused: false` stay typed."""
+        players, _, me = seats(doc)
+        if len(players) not in rules.PLAYERS:
+            return []
+        deck = rules.load_deck(doc.deck_path())
+        used = deck.for_players(len(players))
+        board = board_numbers(doc, used)
+        forms = turn_forms(used, players, board)
+        forms.append(
+            EntryForm("A final turn skipped", "skip {by}", [Part("by", "who skipped", players)])
+        )
+        if board:
+            forms.append(end_form(players, board))
+        if me:
+            deal = deal_form(used, deck.hand_size, players)
+            forms = [*forms, deal] if board else [deal, *forms]
+        return forms
+
 
 def _card_order(card: str) -> tuple[int, str]:
     return (0, f"{int(card):03d}") if card.isdigit() else (1, card)
@@ -480,6 +503,128 @@ def _play_words(words: list[str]) -> dict:
             body[key] = _value(word)
             key = None
     return body
+
+
+# -- the forms tapped in `sleuth serve` ------------------------------------------------------------
+
+
+def board_numbers(doc: Document, used: tuple[rules.Card, ...]) -> list[str]:
+    """The incriminating numbers of the log's last deal, in deck order (none before a deal, or
+    when that deal cannot be read: the page says why with the report)."""
+    names = NameSet("card", [c.name for c in used])
+    try:
+        events = doc.events(doc.events_key)
+        deal = next(
+            (e["deal"] for e in reversed(events) if isinstance(e, dict) and "deal" in e), None
+        )
+        given = deal.get("incriminating") if isinstance(deal, dict) else None
+        found = {names.resolve(c) for c in given} if isinstance(given, list) else set()
+    except InputError:
+        return []
+    return [c.name for c in used if c.name in found]
+
+
+def deal_form(used: tuple[rules.Card, ...], hand_size: int, players: list[str]) -> EntryForm:
+    """The deal: each incriminating number and each card of my hand is one pick (a drop-down
+    list on a phone, not a wall of 50 buttons)."""
+    numbers = [c.name for c in used if c.number is not None]
+    cards = [c.name for c in used]
+    evidence = [f"number{i}" for i in range(1, INCRIMINATING + 1)]
+    hand = [f"card{i}" for i in range(1, hand_size + 1)]
+    return EntryForm(
+        "The deal",
+        " ".join(["deal", *(f"{{{n}}}" for n in evidence), "hand", *(f"{{{n}}}" for n in hand)])
+        + " {first}",
+        [Part(n, f"incriminating number {i}", numbers) for i, n in enumerate(evidence, 1)]
+        + [Part(n, f"my card {i}", cards) for i, n in enumerate(hand, 1)]
+        + [Part("first", "who plays first", players, optional=True, prefix="first ")],
+    )
+
+
+def turn_forms(
+    used: tuple[rules.Card, ...], players: list[str], board: list[str]
+) -> list[EntryForm]:
+    """A turn per kind of action: who played, the card (only that action's cards of the deck in
+    use), the target, the outcome, and the cards I drew during the turn. A kind the deck has no
+    card for has no form."""
+    cards = [c.name for c in used]
+    numbers = [c.name for c in used if c.number is not None]
+    by, target = Part("by", "who played", players), Part("target", "the target", players)
+    drew = Part("drew", "the cards I drew", cards, pick=0, prefix="drew ")
+
+    def turn(label: str, action: str, outcome: str, *parts: Part) -> EntryForm:
+        card = Part("card", f"the {action} card", [c.name for c in used if c.action == action])
+        return EntryForm(
+            label, f"play {{by}} {{card}} {outcome} {{drew}}", [by, card, *parts, drew]
+        )
+
+    def seen(name: str, label: str) -> Part:
+        """A detail written only when I see it (`took`, `gave`, `bought`, `returned`)."""
+        return Part(name, f"{label} (when I see it)", cards, optional=True, prefix=f"{name} ")
+
+    forms = [
+        turn(
+            "A REVEAL",
+            "REVEAL",
+            "target {target} revealed {revealed}",
+            target,
+            Part("revealed", "the card revealed", cards),
+        ),
+        turn(
+            "A FORCE answered with a card",
+            "FORCE",
+            "target {target} revealed {revealed}",
+            target,
+            Part("revealed", "the card revealed", numbers),
+        ),
+        turn(
+            "A FORCE claimed none (polygraph)",
+            "FORCE",
+            "target {target} none polygraph {polygraph} {returned}",
+            target,
+            Part("polygraph", "the card the polygraph revealed", cards),
+            seen("returned", "the other card, returned"),
+        ),
+        turn(
+            "An EXCHANGE",
+            "EXCHANGE",
+            "target {target} {took} {gave}",
+            target,
+            seen("took", "the card taken"),
+            seen("gave", "the card given"),
+        ),
+        turn("A TAKE", "TAKE", "target {target} {took}", target, seen("took", "the card taken")),
+        turn("A BUY", "BUY", "{bought}", seen("bought", "the card bought")),
+        turn(
+            "A PASS",
+            "PASS",
+            "target {target} evidence {evidence}",
+            target,
+            Part("evidence", "the evidence passed", board or numbers),
+        ),
+    ]
+    unused = [c.name for c in used if c.name in board or c.action == "PASS"] if board else cards
+    forms.append(
+        EntryForm(
+            "An accused card, or an idle PASS",
+            "play {by} {card} {drew}",
+            [by, Part("card", "the card played", unused), drew],
+        )
+    )
+    return [form for form in forms if form.parts[1].choices]
+
+
+def end_form(players: list[str], board: list[str]) -> EntryForm:
+    """The end of the round: the incriminating cards each player kept (none: left out)."""
+    kept = [f"kept{i}" for i in range(len(players))]
+    return EntryForm(
+        "The end of the round",
+        " ".join(["end", *(f"{{{n}}}" for n in kept)]),
+        [
+            Part(n, f"{player} kept", board, pick=0, prefix=shlex.quote(f"{player}="), joiner=",")
+            for n, player in zip(kept, players, strict=True)
+        ],
+    )
 
 
 GAME_OBJECT = Suspeicao()

@@ -36,6 +36,7 @@ from solver.logfile import load
 from solver.names import NameSet
 from solver.report import Report
 from web.counting import WAIT, Counts
+from web.puzzles import puzzle_routes
 
 MAX_BODY = 64 * 1024  # bytes: an event or a new game's form is far smaller
 COOKIE = "sleuth_token"
@@ -365,6 +366,7 @@ def create_app(
             Route("/tap/{name:path}", tap, methods=["POST"]),
             Route("/undo/{name:path}", undo, methods=["POST"]),
             Route("/solve/{name:path}", solved),
+            *puzzle_routes(root, page),
         ],
         exception_handlers={Refused: refused, InputError: refused_input},
     )

@@ -11,10 +11,11 @@ import yaml
 
 from models.game_of_suspicion import rules
 from models.game_of_suspicion.belief import Filter, Impossible, advance, track
+from models.game_of_suspicion.forms import entry_forms
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.game_of_suspicion.steps import Step
 from models.game_of_suspicion.template import TEMPLATE
-from solver.entry import EntryForm, Part, seats
+from solver.entry import EntryForm
 from solver.errors import Contradiction, InputError
 from solver.hidden_cards import LastSteps
 from solver.logfile import Document
@@ -341,53 +342,9 @@ class GameOfSuspicion:
         return report(rng, games, progress, policy)
 
     def entry(self, doc: Document) -> list[EntryForm]:
-        """The events a player taps in (`sleuth serve`): middle looks, and the plays with no
-        outcome to tell; the others are typed (their outcomes are lists and maps)."""
-        players, others, me = seats(doc)
-        values = [str(v) for v in range(10)] + (["10"] if doc.data.get("advanced") else [])
-        slot = Part("slot", "which middle card", ["left", "right"])
-        forms = []
-        if me:
-            forms += [
-                EntryForm(
-                    "My middle look, kept",
-                    "look {slot} saw {saw}",
-                    [slot, Part("saw", "the card I saw", values)],
-                ),
-                EntryForm(
-                    "My middle look, exchanged",
-                    "look {slot} saw {saw} put {put}",
-                    [
-                        slot,
-                        Part("saw", "the card I saw", values),
-                        Part("put", "the card I put back", values),
-                    ],
-                ),
-            ]
-        if others:
-            forms += [
-                EntryForm(
-                    "Another player's middle look",
-                    "look {player} {slot} {said}",
-                    [
-                        Part("player", "who looked", others),
-                        slot,
-                        Part("said", "announced", ["exchanged", "kept"]),
-                    ],
-                ),
-                EntryForm(
-                    "Card 0 between two other players",
-                    "play {player} 0 {between}",
-                    [
-                        Part("player", "who played it", players),
-                        Part("between", "the two players", others, pick=2),
-                    ],
-                ),
-                EntryForm(
-                    "Card 9 played", "play {player} 9", [Part("player", "who played it", players)]
-                ),
-            ]
-        return forms
+        """The events a player taps in (`sleuth serve`): the deal, looks, every card played
+        with its outcome, and guesses (forms.py; what stays typed is in the game's doc)."""
+        return entry_forms(doc)
 
     def parse_line(self, text: str) -> dict:
         return parse_line(text)
@@ -449,14 +406,14 @@ def parse_line(text: str) -> dict:
         return {"look": _look_words(rest)}
     if kind == "play" and len(rest) >= 2:
         return {"play": _play_words(rest)}
-    if kind == "guess" and len(rest) >= 4:
+    if kind == "guess" and len(rest) >= 3:  # no numbers: a guess at a hand with no card
         right = NameSet("outcome", ["right", "wrong"]).resolve(rest[2])
         return {
             "guess": {
                 "by": rest[0],
                 "target": rest[1],
                 "correct": right == "right",
-                "cards": rest[3:],
+                "cards": [_number(v) for word in rest[3:] for v in word.split(",") if v],
             }
         }
     if kind in EVENT_KINDS:
@@ -466,14 +423,15 @@ def parse_line(text: str) -> dict:
 
 
 def _deal_words(words: list[str]) -> dict:
-    body: dict = {"hand": []}
+    """`deal [V V V V] [shadow V V V V] [aside V]`: no hand in a log without `me`."""
+    body: dict = {}
     key = "hand"
     for word in words:
         if word.lower() in ("shadow", "aside"):
             key = word.lower()
             body.setdefault(key, [])
         else:
-            body[key].append(_number(word))
+            body.setdefault(key, []).append(_number(word))
     if "aside" in body:
         if len(body["aside"]) != 1:
             raise InputError("usage: deal 0 1 5 7 aside 9 (one set-aside card)")
@@ -507,6 +465,7 @@ PLAY_KEYS = (
     "correct", "shown", "face_up", "out", "took", "saw", "put",
 )  # fmt: skip
 LIST_KEYS = ("between", "showed", "guesses", "took", "saw")  # always lists, even of one
+MAP_KEYS = ("hands", "shown", "face_up", "out")  # NAME=... entries; none: `out` alone is {}
 
 
 def _play_words(words: list[str]) -> dict:
@@ -523,7 +482,7 @@ def _play_words(words: list[str]) -> dict:
     for word in rest:
         if word in PLAY_KEYS:
             key = word
-            body[key] = [] if key in LIST_KEYS else None
+            body[key] = [] if key in LIST_KEYS else {} if key in MAP_KEYS else None
             continue
         if key is None:
             hint = NameSet("key", PLAY_KEYS).suggestion(word)

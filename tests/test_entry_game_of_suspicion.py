@@ -533,7 +533,7 @@ def test_every_form_is_used_by_some_simulated_round():
 
 # -- through the web app -----------------------------------------------------------------------
 
-WEB_GAME = [  # (form, choices, the line typed): a deal and two plays with their outcomes
+WEB_GAME = [  # (form, choices, the line typed): a deal, two plays with their outcomes, a guess
     (DEAL, {"card1": "0", "card2": "1", "card3": "5", "card4": "7"}, "deal 0 1 5 7"),
     (
         "Card 1 played",
@@ -544,6 +544,11 @@ WEB_GAME = [  # (form, choices, the line typed): a deal and two plays with their
         COUNTS,
         {"player": "Cleo", "card": "4", "shown0": "2", "shown1": "1", "shown3": "0"},
         "play Cleo 4 shown Ana=2 Ben=1 Dan=0",
+    ),
+    (  # Ben holds 3 cards now: the 5 and two of the cards he was dealt
+        WHOLE_GUESS,
+        {"player": "Dan", "target": "Ben", "result": "wrong", "guess_0s": "0,0", "guess_2_9": "5"},
+        "guess Dan Ben wrong ,0,0,5",
     ),
 ]
 

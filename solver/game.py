@@ -64,5 +64,9 @@ class Game(Protocol):
         """One log event from a line typed in the session."""
         ...
 
+    def event_text(self, event: object, doc: Document) -> str:
+        """One event of the log in the game's own words (the history of `sleuth serve`)."""
+        ...
+
     # Optional: `entry(doc) -> list[solver.entry.EntryForm]`, the events a player taps in
     # `sleuth serve` (each becomes a `parse_line` line); a game without it is typed only.

@@ -32,7 +32,7 @@ from models import GAMES
 from solver.entry import EntryForm
 from solver.errors import Contradiction, InputError, SleuthError
 from solver.logbook import LogBook
-from solver.logfile import load
+from solver.logfile import Document, load
 from solver.names import NameSet
 from solver.report import Report
 from web.counting import WAIT, Counts
@@ -67,6 +67,21 @@ def inside(root: Path, name: str) -> Path:
     if not real.is_relative_to(root.resolve()):
         raise Refused(403, f"{name!r} leads outside the served folder")
     return path
+
+
+def confine_deck(root: Path, doc: Document) -> Document:
+    """`doc`, once a deck file it names is known to lie under `root` (a log or a puzzle in the
+    folder must not make the server read a file outside it); Refused if it does not."""
+    deck = doc.deck_path()
+    if deck is not None:
+        real = Path(deck).resolve()
+        if not real.is_relative_to(root.resolve()):
+            raise Refused(403, f"the deck {doc.data['deck']!r} is outside the served folder")
+        try:
+            inside(root, real.relative_to(root.resolve()).as_posix())
+        except Refused as refused:
+            raise Refused(403, f"the deck {doc.data['deck']!r}: {refused.message}") from None
+    return doc
 
 
 class Guard:
@@ -197,7 +212,9 @@ def create_app(
         path = inside(root, name)
         if not path.is_file():
             raise Refused(404, f"no log named {name!r} here")
-        return name, LogBook.read(path, GAMES)
+        book = LogBook.read(path, GAMES)
+        confine_deck(root, book.document())
+        return name, book
 
     counts = Counts(wait)
 
@@ -260,7 +277,7 @@ def create_app(
             status,
             name=name,
             game=book.game,
-            events=[describe(e) for e in book.events],
+            events=history(book),
             forms=entry_forms(book),
             report=report and shown(report),
             error=error,
@@ -412,12 +429,17 @@ def listing(root: Path) -> list[dict]:
     return found
 
 
-def describe(event: Any) -> str:
-    """One event as a short line for the history."""
-    if isinstance(event, dict) and len(event) == 1:
-        ((kind, body),) = event.items()
-        return f"{kind}: {body}"
-    return str(event)
+def history(book: LogBook) -> list[str]:
+    """Each event of the log in the game's own words; an event the game cannot read (a file
+    edited by hand) is shown as it is written, so the history never hides one."""
+    doc = book.document()
+    lines = []
+    for event in book.events:
+        try:
+            lines.append(book.game.event_text(event, doc))
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, SleuthError):
+            lines.append(json.dumps(event, default=str))
+    return lines
 
 
 def shown(report: Report) -> dict:

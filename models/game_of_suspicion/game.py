@@ -346,6 +346,11 @@ class GameOfSuspicion:
         with its outcome, and guesses (forms.py; what stays typed is in the game's doc)."""
         return entry_forms(doc)
 
+    def event_text(self, event: object, doc: Document) -> str:
+        """One event of the log in the players' words (the history of `sleuth serve`)."""
+        me = doc.data.get("me")
+        return describe_event(event, me if isinstance(me, str) else None)
+
     def parse_line(self, text: str) -> dict:
         return parse_line(text)
 
@@ -361,6 +366,18 @@ def conflict(rnd: Round, event: int) -> Contradiction:
     else:
         detail = "no deal and history fits all of them"
     return Contradiction(events, detail=detail)
+
+
+def value_text(value: object) -> str:
+    """A value of an event in a line: lists by spaces, maps as "Ben 2; Cleo 0,1"."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {value_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        inner = [value_text(v) for v in value]
+        return (" / " if any(isinstance(v, list) for v in value) else ",").join(inner) or "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def describe_event(event: object, me: str | None = None) -> str:
@@ -379,7 +396,12 @@ def describe_event(event: object, me: str | None = None) -> str:
             return f"{by} looks {body.get('slot', 'left')}: saw {body['saw']}, put {put}"
         return f"{by} looks {body.get('slot', 'left')}, {'exchanged' if body.get('exchanged') else 'kept'}"
     if kind == "play":
-        return f"{by} plays {body.get('card')}"
+        outcome = [
+            f"{key.replace('_', ' ')} {value_text(value)}"
+            for key, value in body.items()
+            if key not in ("by", "card")
+        ]
+        return f"{by} plays {body.get('card')}" + (": " + ", ".join(outcome) if outcome else "")
     if kind == "guess":
         right = "right" if body.get("correct") else "wrong"
         return f"{by} guesses {body.get('target')}: {hand_text(body.get('cards') or [])} ({right})"

@@ -399,6 +399,10 @@ class SixSuspects:
             ]
         return forms
 
+    def event_text(self, event: object, doc: Document) -> str:
+        """One event of the log in the game's own words (the history of `sleuth serve`)."""
+        return describe_event(event) if isinstance(event, dict) and event else str(event)
+
     def parse_line(self, text: str) -> dict:
         words = shlex.split(text)
         if not words:

@@ -344,6 +344,10 @@ class Suspeicao:
 
         return report(self, rng, games, progress, policy)
 
+    def event_text(self, event: object, doc: Document) -> str:
+        """One event of the log in the players' words (the history of `sleuth serve`)."""
+        return describe_event(event)
+
     def parse_line(self, text: str) -> dict:
         return parse_line(text)
 
@@ -394,15 +398,56 @@ def conflict(log: Log, rnd: Round, event: int) -> Contradiction:
 
 
 def describe_event(event: object) -> str:
-    """A short one-line description of a raw event, for the replay table."""
+    """A raw event in the players' words, for the replay table and the web page's history."""
     if not isinstance(event, dict) or not event:
         return "?"
     kind, body = next(iter(event.items()))
     if not isinstance(body, dict):
         return str(kind)
-    parts = [f"{k}={v}" for k, v in body.items() if k not in ("drew",)]
-    return f"{kind} " + " ".join(parts)
+    by = body.get("by", "I")
+    if kind == "deal":
+        hand = " ".join(map(str, body.get("hand") or []))
+        first = f"; {body['first']} plays first" if "first" in body else ""
+        return f"deal: incriminating {' '.join(map(str, body.get('incriminating') or []))}, my hand {hand}{first}"
+    if kind == "skip":
+        return f"{by} passes the final turn"
+    if kind == "end":
+        return "end: kept " + "; ".join(
+            f"{p} {' '.join(map(str, c)) or 'none'}" for p, c in body.items()
+        )
+    if kind not in ("play", *(a.lower() for a in rules.ACTIONS)):
+        return f"{kind} " + " ".join(f"{k}={v}" for k, v in body.items())
+    said = f"{by} play{'' if by == 'I' else 's'} {body.get('card')}"
+    if kind != "play":
+        said += f" ({kind.upper()})"
+    if "target" in body:
+        said += f" on {body['target']}"
+    blocked = body.get("blocked")
+    outcome = (
+        [f"blocked by {p} ({c})" for p, c in blocked.items()] if isinstance(blocked, dict) else []
+    )
+    if body.get("none"):
+        outcome.append("claims none")
+    for key, words in PLAY_OUTCOME_WORDS.items():
+        if key in body:
+            value = body[key]
+            shown = " ".join(map(str, value)) if isinstance(value, list) else value
+            outcome.append(words.format(shown, target=body.get("target", "the target")))
+    if body.get("accused") is False:
+        outcome.append("not accused")
+    return said + (": " + ", ".join(outcome) if outcome else "")
 
+
+PLAY_OUTCOME_WORDS = {
+    "revealed": "{target} shows {}",
+    "polygraph": "the polygraph shows {}",
+    "returned": "{} returned",
+    "took": "took {}",
+    "gave": "gave {}",
+    "bought": "bought {}",
+    "evidence": "passes the evidence {}",
+    "drew": "I drew {}",
+}
 
 # -- the session's short forms ------------------------------------------------------------------------
 

@@ -590,6 +590,10 @@ class ThreeOfACrime:
             ]
         return forms
 
+    def event_text(self, event: object, doc: Document) -> str:
+        """One event of the log in the game's own words (the history of `sleuth serve`)."""
+        return describe_event(event) if isinstance(event, dict) and event else str(event)
+
     def parse_line(self, text: str) -> dict:
         """One event from the session's short syntax."""
         words = shlex.split(text)

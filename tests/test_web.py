@@ -453,3 +453,22 @@ def test_other_logs_are_served_while_one_counts(tmp_path, monkeypatch):
     assert web.get("/").status_code == 200
     assert time.monotonic() - began < 1.0
     wait_until_counted(web, name)
+
+
+def test_a_log_whose_deck_lies_outside_the_folder_is_refused(tmp_path):
+    """A log in DIR cannot make the server read a file outside DIR through its `deck:`."""
+    served, outside = tmp_path / "served", tmp_path / "outside"
+    served.mkdir()
+    outside.mkdir()
+    deck = EXAMPLES.parent / "models" / "six_suspects" / "deck.yaml"
+    (outside / "deck.yaml").write_text(deck.read_text())
+    (served / "deck.yaml").write_text(deck.read_text())
+    for name, where in (("far.yaml", "../outside/deck.yaml"), ("near.yaml", "deck.yaml")):
+        (served / name).write_text(f"game: six-suspects\ndeck: {where}\nevents: []\n")
+    web = client(served)
+    far = web.get("/log/far.yaml")
+    assert far.status_code == 403 and "outside the served folder" in far.text
+    assert web.get("/solve/far.yaml").status_code == 403
+    assert typed(web, "far.yaml", "look A1 diamond").status_code == 403
+    assert "look" not in (served / "far.yaml").read_text()
+    assert web.get("/log/near.yaml").status_code == 200

@@ -43,7 +43,14 @@ PASTED = "the pasted puzzle"  # a pasted puzzle's name in error messages
 def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
     """The routes of the puzzle pages for the folder `root` (already resolved); `render` is
     the app's `page(template, status, **values)`."""
-    from web.app import LOG_SUFFIXES, Refused, inside, listing, shown  # web.app imports us
+    from web.app import (  # web.app imports us
+        LOG_SUFFIXES,
+        Refused,
+        confine_deck,
+        inside,
+        listing,
+        shown,
+    )
 
     remembered: dict[Path, tuple[tuple[int, int], Report]] = {}  # per file: its stat, its report
     locks: dict[Path, threading.Lock] = {}
@@ -52,16 +59,10 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
     def confined(doc: Document) -> Document:
         """`doc`, once a deck file it names is known to lie under DIR (a puzzle is someone
         else's text: it must not make the server read a file outside the folder)."""
-        deck = doc.deck_path()
-        if deck is not None:
-            real = Path(deck).resolve()
-            if not real.is_relative_to(root):
-                raise InputError(f"the deck {doc.data['deck']!r} is outside the served folder")
-            try:
-                inside(root, real.relative_to(root).as_posix())
-            except Refused as refused:
-                raise InputError(f"the deck {doc.data['deck']!r}: {refused.message}") from None
-        return doc
+        try:
+            return confine_deck(root, doc)
+        except Refused as refused:
+            raise InputError(refused.message) from None
 
     def checked(doc: Document) -> Report:
         return game_of(confined(doc)).check(doc)

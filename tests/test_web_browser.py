@@ -9,6 +9,7 @@ makes a missing browser a failure."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -138,9 +139,8 @@ def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
     assert load(str(folder / f"{game}.yaml")).data["events"] == saved["events"][:-1]
 
 
-# the events tapped in, per game with tap forms: (form label, the choices tapped in each of its
-# parts) -> the line it must give; some games need an event typed first (a deal)
-TYPED_FIRST = {"game-of-suspicion": ["deal 0 1 5 7"]}
+# the events tapped in, per game: (form label, the choices tapped in each of its parts, in
+# order; a drop-down list's one choice) -> the line it must give
 TAPPED = {
     "six-suspects": [
         ("My look", [["A1"], ["diamond"]], "look A1 diamond"),
@@ -148,12 +148,41 @@ TAPPED = {
         ("My look", [["B2"], ["swap"]], "look B2 swap"),
     ],
     "game-of-suspicion": [
+        ("The deal (a new round)", [["0"], ["1"], ["5"], ["7"], []], "deal 0 1 5 7"),
         (
             "Another player's middle look",
             [["Ben"], ["left"], ["exchanged"]],
             "look Ben left exchanged",
         ),
         ("My middle look, exchanged", [["right"], ["6"], ["1"]], "look right saw 6 put 1"),
+        (
+            "Card 1 played",
+            [["Ben"], ["5"], ["Ana"], [], ["9"]],
+            "play Ben 1 named 5 holder Ana got 9",
+        ),
+        (
+            "Card 4 or 5 played: how many each showed",
+            [["Cleo"], ["4"], ["3"], ["1"], [], ["0"]],
+            "play Cleo 4 shown Ana=3 Ben=1 Dan=0",
+        ),
+    ],
+    "suspeicao": [
+        (
+            "The deal",
+            [["7"], ["21"], ["33"], ["41"], ["2"], ["15"], ["40"], ["X1"], ["Ben"]],
+            "deal 7 21 33 41 hand 2 15 40 X1 first Ben",
+        ),
+        (
+            "A FORCE claimed none (polygraph)",
+            [["Ben"], ["8"], ["Ana"], ["40"], ["X1"], []],
+            "play Ben 8 target Ana none polygraph 40 returned X1",
+        ),
+        ("A REVEAL", [["Cleo"], ["9"], ["Ben"], ["13"], []], "play Cleo 9 target Ben revealed 13"),
+        (
+            "A REVEAL",
+            [["Ana"], ["2"], ["Cleo"], ["17"], ["44", "5"]],
+            "play Ana 2 target Cleo revealed 17 drew 5 44",
+        ),
     ],
     "three-of-a-crime": [
         # three suspects tapped come in the list's order, whatever the order of the taps
@@ -163,30 +192,81 @@ TAPPED = {
 }
 
 
+def tap(page, label: str, parts: list[list[str]]) -> None:
+    """Open the tap form `label`, tap each part's choices (or pick it in its drop-down list),
+    and add the event."""
+    form = page.locator("details.tap", has=page.locator(f'summary:text-is("{label}")'))
+    if form.get_attribute("open") is None:
+        form.locator("summary").click()
+    for fieldset, choices in zip(form.locator("fieldset").all(), parts, strict=True):
+        picker = fieldset.locator("select")
+        if picker.count():
+            picker.select_option(choices[0] if choices else "")
+            continue
+        for choice in choices:
+            fieldset.locator(f'.choices label:text-is("{choice}")').click()
+    form.locator("button").click()
+    page.wait_for_load_state()
+
+
+def probabilities(data: object) -> set[float]:
+    """Every probability in a `solve --json` answer."""
+    if isinstance(data, dict):
+        return set().union(*(probabilities(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(probabilities(v) for v in data))
+    if isinstance(data, (int, float)) and not isinstance(data, bool) and 0 <= data <= 1:
+        return {float(data)}
+    return set()
+
+
+def one_of(shown: str, values: set[float]) -> bool:
+    """Whether a number shown (to some places) is one of `values` written to as many places."""
+    places = len(shown.partition(".")[2])
+    return any(f"{v:.{places}f}" == shown for v in values)
+
+
 @pytest.mark.parametrize("game", sorted(TAPPED))
 def test_a_short_game_entered_by_tapping(served, phone, game):
-    """Every event tapped (after a deal typed, where the game needs one): the log saved is the
-    one the typed lines give."""
+    """A short game of every kind tapped in, the deal too: the log saved is the
+    one the typed lines give; each probability shown as a bar is one of `sleuth solve --json`'s
+    on the saved log, and the page's own JSON is that of the command line; no request leaves
+    this machine."""
     folder, url = served
     page = phone
-    new_game(page, url, game, f"tapped-{game}.yaml")
-    for line in TYPED_FIRST.get(game, []):
-        page.fill("#line", line)
-        page.click("form[action^='/event'] button")
-        page.wait_for_load_state()
-    for label, parts, _ in TAPPED[game]:
-        form = page.locator("details.tap", has=page.locator(f'summary:text-is("{label}")'))
-        if form.get_attribute("open") is None:
-            form.locator("summary").click()
-        for fieldset, choices in zip(form.locator("fieldset").all(), parts, strict=True):
-            for choice in choices:
-                fieldset.locator(f'.choices label:text-is("{choice}")').click()
-        form.locator("button").click()
-        page.wait_for_load_state()
-        assert not page.locator("[role=alert]").count(), page.locator("[role=alert]").inner_text()
-    saved = load(str(folder / f"tapped-{game}.yaml")).data
-    lines = [*TYPED_FIRST.get(game, []), *(line for _, _, line in TAPPED[game])]
+    asked: list[str] = []
+
+    def remember(request) -> None:
+        asked.append(request.url)
+
+    page.on("request", remember)
+    try:
+        play_by_tapping(page, url, game)
+    finally:
+        page.remove_listener("request", remember)
+    path = folder / f"tapped-{game}.yaml"
+    saved = load(str(path)).data
+    lines = [line for _, _, line in TAPPED[game]]
     assert saved["events"] == [GAMES[game].parse_line(line) for line in lines]
+    solved = subprocess.run(
+        [sys.executable, "-m", "cli.app", "solve", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    cli_json = json.loads(solved.stdout)
+    bars = [b.inner_text().strip() for b in page.locator("td.bar").all()]
+    exact = probabilities(cli_json)
+    assert bars and all(one_of(bar, exact) for bar in bars), (bars, cli_json)
+    assert httpx.get(f"{url}solve/tapped-{game}.yaml").json() == cli_json
+    assert asked and all(u.startswith(url) for u in asked), asked
+
+
+def play_by_tapping(page, url: str, game: str) -> None:
+    new_game(page, url, game, f"tapped-{game}.yaml")
+    for label, parts, _ in TAPPED[game]:
+        tap(page, label, parts)
+        assert not page.locator("[role=alert]").count(), page.locator("[role=alert]").inner_text()
 
 
 @pytest.mark.parametrize("size", [(360, 640), (640, 360)], ids=["360 px", "landscape"])

@@ -4,11 +4,12 @@ beside the engine's own time for the same log (the baseline the page cannot beat
 For each bundled example log of each game, at up to PREFIXES points: the log cut after event
 k+1 is served, `undo` is POSTed through Starlette's test client (the route, the atomic save, the
 redirect and the page, in this process) and timed; the engine's time is the game's own view of
-the first k events. Both start cold: a fresh game object, nothing remembered from the last
-count."""
+the first k events and its `suggest` (the page shows both). Both start cold: a fresh game
+object, nothing remembered from the last count."""
 
 from __future__ import annotations
 
+import contextlib
 import statistics
 import tempfile
 import time
@@ -20,6 +21,7 @@ from starlette.testclient import TestClient
 
 from bench.timing import fmt
 from models import GAMES
+from solver.errors import SleuthError
 from solver.logfile import Document, load, save_atomically
 from web.app import create_app
 
@@ -46,10 +48,13 @@ def served(folder: Path, game: str) -> float:
 
 
 def engine(data: dict, game: str) -> float:
-    """Seconds of the game's own view of the log (a fresh game object)."""
+    """Seconds of the game's own view of the log and its `suggest` (a fresh game object): what
+    the page shows."""
     fresh = type(GAMES[game])()
     start = time.perf_counter()
     fresh.view(Document(data, "log.yaml"))
+    with contextlib.suppress(SleuthError):  # e.g. nothing to advise yet: the page says why
+        fresh.suggest(Document(data, "log.yaml"))
     return time.perf_counter() - start
 
 

@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from cli.app import app as cli
 from models import GAMES
+from solver.errors import SleuthError
 from solver.logfile import Document, load
 from web.app import create_app
 
@@ -472,3 +473,43 @@ def test_a_log_whose_deck_lies_outside_the_folder_is_refused(tmp_path):
     assert typed(web, "far.yaml", "look A1 diamond").status_code == 403
     assert "look" not in (served / "far.yaml").read_text()
     assert web.get("/log/near.yaml").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "three-of-a-crime/multi-round.yaml",
+        "six-suspects/worked-check.yaml",
+        "game-of-suspicion/round-4p.yaml",
+        "suspeicao/round-4p.yaml",
+    ],
+)
+def test_the_page_shows_the_move_sleuth_suggest_advises(tmp_path, example):
+    """The game page's suggested move is `sleuth suggest`'s (its lines, and every option in a
+    table), and /suggest gives what `suggest --json` prints."""
+    (tmp_path / "log.yaml").write_text((EXAMPLES / example).read_text())
+    shown = html.unescape(client(tmp_path).get("/log/log.yaml").text)
+    advice = shown[shown.index("<h2>Suggested move</h2>") :]
+    doc = load(str(EXAMPLES / example))
+    report = GAMES[doc.data["game"]].suggest(doc)
+    assert report.lines and all(f"<p>{line}</p>" in advice for line in report.lines)
+    for table in report.tables:
+        assert f"<h3>{table.title}</h3>" in advice
+    result = CliRunner().invoke(cli, ["suggest", str(EXAMPLES / example), "--json"])
+    assert client(tmp_path).get("/suggest/log.yaml").json() == json.loads(result.stdout)
+
+
+def test_a_game_that_cannot_advise_says_why_on_its_page(tmp_path):
+    """A new Game of Suspicion log has no deal yet, so `suggest` has nothing to advise: the page
+    says why in its words, and shows the rest."""
+    web = client(tmp_path)
+    answer = web.post(
+        "/new",
+        data={"game": "game-of-suspicion", "players": "Ana Ben Cleo Dan", "name": "x.yaml"},
+        follow_redirects=True,
+    )
+    doc = load(str(tmp_path / "x.yaml"))
+    with pytest.raises(SleuthError) as why:
+        GAMES["game-of-suspicion"].suggest(doc)
+    assert answer.status_code == 200
+    assert str(why.value) in html.unescape(answer.text).split("Suggested move")[1]

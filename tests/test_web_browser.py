@@ -120,7 +120,7 @@ def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
     assert saved["rejected"][0]["typed"] == "nonsense here"
     page.goto(f"{url}log/{game}.yaml")
     report = GAMES[game].view(Document(saved, str(folder / f"{game}.yaml")))
-    shown_tables = page.locator("table").all()
+    shown_tables = page.locator("#report table").all()
     assert len(shown_tables) == len(report.tables)
     for shown, table in zip(shown_tables, report.tables, strict=True):
         cells = [c.inner_text().strip() for c in shown.locator("td").all()]
@@ -255,7 +255,7 @@ def test_a_short_game_entered_by_tapping(served, phone, game):
         cwd=ROOT,
     )
     cli_json = json.loads(solved.stdout)
-    bars = [b.inner_text().strip() for b in page.locator("td.bar").all()]
+    bars = [b.inner_text().strip() for b in page.locator("#report td.bar").all()]
     exact = probabilities(cli_json)
     assert bars and all(one_of(bar, exact) for bar in bars), (bars, cli_json)
     assert httpx.get(f"{url}solve/tapped-{game}.yaml").json() == cli_json

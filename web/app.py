@@ -159,13 +159,27 @@ def create_app(
     before its page says "counting" (web/counting.py)."""
     root = root.resolve()
     viewed: dict[str, tuple[str, Report]] = {}  # per log: its last report, by its content
+    advised: dict[str, tuple[str, Report | str]] = {}  # per log: `suggest`'s, or why none
 
     def view(name: str, book: LogBook) -> Report:
         """The game's view of the log, remembered: the page shown after an event is the
         report the event's check already computed (no second count)."""
-        if name not in viewed or viewed[name][0] != content_of(book):
-            viewed[name] = (content_of(book), book.view())
+        content = content_of(book)
+        if name not in viewed or viewed[name][0] != content:
+            viewed[name] = (content, book.view())
         return viewed[name][1]
+
+    def advice(name: str, book: LogBook) -> Report | str:
+        """What `sleuth suggest` says of the log as it stands (remembered the same way), or
+        why it says nothing (e.g. a game that needs `me` to advise)."""
+        content = content_of(book)
+        if name not in advised or advised[name][0] != content:
+            try:
+                said: Report | str = book.game.suggest(book.document())
+            except SleuthError as error:
+                said = str(error)
+            advised[name] = (content, said)
+        return advised[name][1]
 
     def page(template: str, status: int = 200, **values: Any) -> HTMLResponse:
         return HTMLResponse(templates.get_template(template).render(**values), status_code=status)
@@ -266,8 +280,10 @@ def create_app(
     def game_page(name: str, book: LogBook, status: int = 200, **extra: Any) -> HTMLResponse:
         upto = extra.pop("upto", None)
         report, error, conflict = None, extra.pop("error", None), []
+        suggested: Report | str | None = None
         try:
             report = book.game.solve(book.document(), upto) if upto else view(name, book)
+            suggested = None if upto else advice(name, book)
         except Contradiction as contradiction:
             error, conflict = str(contradiction), contradiction.events
         except SleuthError as problem:
@@ -280,6 +296,7 @@ def create_app(
             events=history(book),
             forms=entry_forms(book),
             report=report and shown(report),
+            suggested=shown(suggested) if isinstance(suggested, Report) else suggested,
             error=error,
             conflict=conflict,
             upto=upto,
@@ -370,6 +387,17 @@ def create_app(
 
         return await one_at_a_time(request, work, "solve --json", later=None, patient=True)
 
+    async def suggested(request: Request) -> Response:
+        """What `sleuth suggest --json` prints for the log."""
+
+        def work(name: str, book: LogBook) -> Response:
+            try:
+                return JSONResponse(book.game.suggest(book.document()).data)
+            except SleuthError as error:
+                return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
+
+        return await one_at_a_time(request, work, "suggest --json", patient=True)
+
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)
         return plain(error.status, str(error))
@@ -383,6 +411,7 @@ def create_app(
             Route("/tap/{name:path}", tap, methods=["POST"]),
             Route("/undo/{name:path}", undo, methods=["POST"]),
             Route("/solve/{name:path}", solved),
+            Route("/suggest/{name:path}", suggested),
             *puzzle_routes(root, page),
         ],
         exception_handlers={Refused: refused, InputError: refused_input},

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from cli.app import app as cli
 from models import GAMES
-from solver.errors import SleuthError
+from solver.errors import Contradiction, SleuthError
 from solver.logfile import Document, load
 from web.app import create_app
 
@@ -34,18 +34,23 @@ GAMES_PLAYED = {
         ["card KC PT NNN 1", "card HB JC KC 0"],
         "card KC PT HB 2",
     ),
-    "six-suspects": ("Ana Ben Cleo", "Ana", ["look A1 diamond", "look Ben C2"], None),
+    "six-suspects": (
+        "Ana Ben Cleo",
+        "Ana",
+        ["look A1 diamond", "look Ben C2"],
+        "look B1 diamond",
+    ),
     "game-of-suspicion": (
         "Ana Ben Cleo Dan",
         "Ana",
         ["deal 0 1 5 7", "look Ben left exchanged"],
-        None,
+        "play Cleo 4 shown Ana=0 Ben=1 Dan=0",
     ),
     "suspeicao": (
         "Ana Ben Cleo",
         "Ana",
         ["deal 7 21 33 41 hand 2 15 40 X1 first Ben", "play Ben 9 target Cleo revealed 13"],
-        None,
+        "play Cleo 2 target Ana revealed 14",
     ),
 }
 
@@ -134,30 +139,51 @@ def test_a_new_game_with_a_header_the_game_refuses_leaves_no_file(tmp_path):
     assert again.status_code == 422 and "exists" in again.text
 
 
-def test_a_bad_event_gets_an_inline_message_and_nothing_is_lost(tmp_path):
+# per game: a mistyped event, and the word its message must name
+BAD_EVENTS = {
+    "six-suspects": ("look Z9 diamond", "Z9"),
+    "three-of-a-crime": ("card KC PT ZZ 1", "ZZ"),
+    "game-of-suspicion": ("look Ben middle exchanged", "middle"),
+    "suspeicao": ("play Ben 99 target Cleo revealed 13", "99"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(BAD_EVENTS))
+def test_a_bad_event_gets_an_inline_message_and_nothing_is_lost(tmp_path, game):
     web = client(tmp_path)
-    name = start(web, "six-suspects")
-    typed(web, name, "look A1 diamond")
-    answer = typed(web, name, "look Z9 diamond")
+    name = start(web, game)
+    first = GAMES_PLAYED[game][2][0]
+    typed(web, name, first)
+    line, word = BAD_EVENTS[game]
+    answer = typed(web, name, line)
     assert answer.status_code == 422
-    assert 'role="alert"' in answer.text and "Z9" in answer.text
-    assert 'value="look Z9 diamond"' in answer.text  # the line stays in the box to be mended
+    assert 'role="alert"' in answer.text and word in answer.text
+    assert f'value="{line}"' in answer.text  # the line stays in the box to be mended
     saved = load(str(tmp_path / name)).data
-    assert saved["events"] == [GAMES["six-suspects"].parse_line("look A1 diamond")]
-    assert saved["rejected"][0]["typed"] == "look Z9 diamond"
+    assert saved["events"] == [GAMES[game].parse_line(first)]
+    assert saved["rejected"][0]["typed"] == line
+    assert web.get(f"/log/{name}").status_code == 200  # the page stays usable
 
 
-def test_a_contradiction_is_kept_and_its_events_highlighted(tmp_path):
+@pytest.mark.parametrize("game", sorted(GAMES_PLAYED))
+def test_a_contradiction_is_kept_and_its_events_highlighted(tmp_path, game):
+    """Every game: an event that contradicts the log is kept (undo removes it), the page names
+    the conflict and highlights exactly the events the engine names."""
     web = client(tmp_path)
-    name = start(web, "three-of-a-crime")
-    _, _, lines, contradiction = GAMES_PLAYED["three-of-a-crime"]
+    name = start(web, game)
+    _, _, lines, contradiction = GAMES_PLAYED[game]
     for line in [*lines, contradiction]:
         typed(web, name, line)
     page = web.get(f"/log/{name}")
-    assert "cannot all be true" in page.text or "impossible" in page.text
-    conflicting = re.findall(r'<li class="conflict">', page.text)
-    assert len(conflicting) == 2  # events 2 and 3: KC and HB cannot both be in the secret
-    assert len(load(str(tmp_path / name)).data["events"]) == 3  # kept: undo removes it
+    assert "cannot all be true" in page.text
+    saved = load(str(tmp_path / name))
+    with pytest.raises(Contradiction) as named:
+        GAMES[game].solve(saved)
+    marks = re.findall(r'<li class="(conflict|)">', page.text)
+    assert [i + 1 for i, mark in enumerate(marks) if mark] == named.value.events
+    assert len(named.value.events) >= 2 and len(saved.data["events"]) == 3
+    web.post(f"/undo/{name}")
+    assert "cannot all be true" not in web.get(f"/log/{name}").text
 
 
 def test_the_history_shows_what_was_known_at_an_earlier_event(tmp_path):

@@ -19,7 +19,8 @@ class Part:
     """One choice of a form: `pick` of `choices` (any number, none included, when `pick` is 0),
     or none when `optional`. The choices made are written in the order of `choices`, joined by
     `joiner`, after `prefix` (a key word such as "drew "), which is left out with them when
-    nothing is chosen."""
+    nothing is chosen. `columns` asks a front end to lay the choices out in rows of that many
+    (a table's grid)."""
 
     name: str
     label: str
@@ -28,6 +29,7 @@ class Part:
     optional: bool = False
     prefix: str = ""
     joiner: str = " "
+    columns: int = 0
 
     @property
     def picker(self) -> bool:
@@ -37,11 +39,14 @@ class Part:
 
 @dataclass
 class EntryForm:
-    """A kind of event: `template` is its short line with `{name}` for each part's choice."""
+    """A kind of event: `template` is its short line with `{name}` for each part's choice.
+    An `instant` form adds its event at the tap of its last part's choice (one tap, when it
+    has one part), with no separate button to add it."""
 
     label: str
     template: str
     parts: list[Part] = field(default_factory=list)
+    instant: bool = False
 
     def line(self, chosen: dict[str, list[str]]) -> str:
         """The short line of the choices made; InputError naming a choice that is missing."""

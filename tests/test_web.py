@@ -539,3 +539,22 @@ def test_a_game_that_cannot_advise_says_why_on_its_page(tmp_path):
         GAMES["game-of-suspicion"].suggest(doc)
     assert answer.status_code == 200
     assert str(why.value) in html.unescape(answer.text).split("Suggested move")[1]
+
+
+def test_another_players_look_is_one_tap_on_the_table_grid(tmp_path):
+    """6 Suspects: each other player has a form whose slots are buttons that add the look at
+    once, laid out as the table's 2×6 grid (row 1: A1 to F1)."""
+    web = client(tmp_path)
+    name = start(web, "six-suspects")
+    page = web.get(f"/log/{name}").text
+    form = page[page.index("Ben looked at") :]
+    form = form[: form.index("</form>")]
+    slots = re.findall(r'<button type="submit" class="choice" name="slot" value="(\w+)">', form)
+    assert slots == [f"{c}{r}" for r in (1, 2) for c in "ABCDEF"]
+    assert "repeat(6, 1fr)" in form and "Add:" not in form
+    index = re.findall(r'name="form" value="(\d+)"', page)[
+        page[: page.index("Ben looked at")].count('name="form"')
+    ]
+    answer = web.post(f"/tap/{name}", data={"form": index, "slot": "C2"}, follow_redirects=False)
+    assert answer.status_code == 303
+    assert load(str(tmp_path / name)).data["events"] == [{"look": {"by": "Ben", "slot": "C2"}}]

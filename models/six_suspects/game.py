@@ -69,6 +69,11 @@ def describe_event(event: dict) -> str:
     return "vote " + ", ".join(f"{who} {column}" for who, column in body.items())
 
 
+def as_word(name: str) -> str:
+    """A player's name as one word of a line's template (quoted; braces kept literal)."""
+    return shlex.quote(name).replace("{", "{{").replace("}", "}}")
+
+
 class SixSuspects:
     """Sleuth's interface to 6 Suspects (RULINGS.md §2)."""
 
@@ -378,22 +383,31 @@ class SixSuspects:
         return Report(data, [table], [])
 
     def entry(self, doc: Document) -> list[EntryForm]:
-        """The events a player taps in (`sleuth serve`): the same short lines as typed."""
+        """The events a player taps in (`sleuth serve`): the same short lines as typed. The
+        slots are laid out as the 2×6 grid on the table; another player's look is one tap on
+        the slot, in a form of that player's own."""
         players, others, _ = seats(doc)
         cards = [c.name for c in load_deck(doc.deck_path()).cards]
+        grid = [f"{column}{row}" for row in (1, 2) for column in COLUMNS]  # as on the table
+
+        def slot() -> Part:
+            return Part("slot", "slot", grid, columns=len(COLUMNS))
+
         forms = [
             EntryForm(
-                "My look",
-                "look {slot} {card}",
-                [Part("slot", "slot", list(SLOTS)), Part("card", "the card seen", cards)],
+                "My look", "look {slot} {card}", [slot(), Part("card", "the card seen", cards)]
             )
         ]
         if others:
             forms += [
-                EntryForm(
-                    "Another player's look",
-                    "look {player} {slot}",
-                    [Part("player", "who looked", others), Part("slot", "slot", list(SLOTS))],
+                *(
+                    EntryForm(
+                        f"{player} looked at",
+                        f"look {as_word(player)} {{slot}}",
+                        [slot()],
+                        instant=True,
+                    )
+                    for player in others
                 ),
                 EntryForm("An announcement", "announce {player}", [Part("player", "who", players)]),
             ]

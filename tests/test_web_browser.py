@@ -277,25 +277,65 @@ def play_by_tapping(page, url: str, game: str) -> None:
 @pytest.mark.parametrize("size", [(360, 640), (640, 360)], ids=["360 px", "landscape"])
 def test_every_game_page_fits_a_small_phone_and_landscape(served, phone, size):
     """At 360 px wide and in landscape, no page scrolls sideways (wide tables scroll within
-    themselves) and every visible target is at least 44 px: each game's bundled example logs,
-    served as they are."""
+    themselves) and every visible target is at least 44 px: the front page, the puzzle page,
+    and the page of each bundled example log and puzzle of every game, served as they are."""
     folder, url = served
     width, height = size
-    pages = 0
+    addresses = ["", "puzzles"]
+    for game in GAMES:
+        for example in sorted((ROOT / "examples" / game).glob("*.yaml")):
+            shutil.copy(example, folder / f"fit-{game}-{example.name}")
+            kind = "puzzle" if "puzzle" in load(str(example)).data else "log"
+            addresses.append(f"{kind}/fit-{game}-{example.name}")
+    targets = "button:visible, .choices label:visible, select:visible, summary:visible"
     phone.set_viewport_size({"width": width, "height": height})
     try:
-        for game in GAMES:
-            for example in sorted((ROOT / "examples" / game).glob("*.yaml")):
-                if "puzzle" in load(str(example)).data:
-                    continue
-                shutil.copy(example, folder / f"fit-{game}-{example.name}")
-                phone.goto(f"{url}log/fit-{game}-{example.name}")
-                overflow = phone.evaluate("document.documentElement.scrollWidth")
-                assert overflow <= width, (example, overflow)
-                for target in phone.locator("button:visible, .choices label:visible").all():
-                    box = target.bounding_box()
-                    assert box is not None and box["height"] >= 44 and box["width"] >= 44
-                pages += 1
+        for address in addresses:
+            phone.goto(f"{url}{address}")
+            overflow = phone.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= width, (address, overflow)
+            for target in phone.locator(targets).all():
+                box = target.bounding_box()
+                assert box is not None and box["height"] >= 44 and box["width"] >= 44, (
+                    address,
+                    target.inner_text()[:40],
+                    box,
+                )
     finally:
         phone.set_viewport_size({"width": 390, "height": 844})
-    assert pages >= len(GAMES)
+    assert len(addresses) > 2 * len(GAMES)
+
+
+def test_a_puzzle_pasted_in_the_browser_is_checked_and_saved(served, phone, tmp_path):
+    """The puzzle page at a phone's size: a puzzle pasted and checked shows what `sleuth check
+    --json` finds; "Check and save" writes it under DIR; a generated puzzle can be checked."""
+    folder, url = served
+    example = ROOT / "examples" / "six-suspects" / "puzzle-ambiguous.yaml"
+    expected = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "cli.app", "check", str(example), "--json"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        ).stdout
+    )
+    page = phone
+    page.goto(f"{url}puzzles")
+    page.fill("#text", example.read_text())
+    page.fill("input[name=save_as]", "pasted.yaml")
+    page.click("button[value=save]")
+    page.wait_for_load_state()
+    shown = page.locator("body").inner_text()
+    assert expected["unique"] is False and "not unique" in shown.lower()
+    assert load(str(folder / "pasted.yaml")).data == load(str(example)).data
+    shots = Path(SHOTS_WANTED) if SHOTS_WANTED else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(shots / "puzzle.png"), full_page=True)
+    page.goto(f"{url}puzzles")
+    page.select_option("form:has(input[value=generate]) select[name=game]", "three-of-a-crime")
+    page.fill("input[name=seed]", "7")
+    page.click('button:text-is("Generate")')
+    page.wait_for_load_state()
+    page.locator("form.generated button[value=check]").first.click()
+    page.wait_for_load_state()
+    assert "unique" in page.locator("body").inner_text().lower()

@@ -558,3 +558,28 @@ def test_another_players_look_is_one_tap_on_the_table_grid(tmp_path):
     answer = web.post(f"/tap/{name}", data={"form": index, "slot": "C2"}, follow_redirects=False)
     assert answer.status_code == 303
     assert load(str(tmp_path / name)).data["events"] == [{"look": {"by": "Ben", "slot": "C2"}}]
+
+
+def test_a_new_game_takes_the_headers_options(tmp_path):
+    """Options are written as in a log's header (`advanced: true`); options that cannot be read,
+    that repeat the form's own fields or name a deck outside the folder leave no file."""
+    web = client(tmp_path)
+
+    def new(name: str, options: str) -> httpx.Response:
+        data = {"game": "game-of-suspicion", "players": "Ana Ben Cleo", "me": "Ana"}
+        return web.post("/new", data={**data, "name": name, "options": options})
+
+    assert new("advanced.yaml", "advanced: true").status_code == 200
+    saved = load(str(tmp_path / "advanced.yaml")).data
+    assert saved["advanced"] is True and saved["players"] == ["Ana", "Ben", "Cleo"]
+    page = web.get("/log/advanced.yaml").text
+    assert 'value="10"' in page  # the advanced game's 10 is offered in the forms
+    for name, options, says in (
+        ("broken.yaml", "advanced: [true", "not YAML"),
+        ("list.yaml", "[advanced]", "keys and values"),
+        ("me.yaml", "me: Ben", "cannot set me"),
+        ("far.yaml", "deck: ../elsewhere.yaml", "outside the served folder"),
+    ):
+        answer = new(name, options)
+        assert answer.status_code in (403, 422) and says in html.unescape(answer.text), answer.text
+        assert not (tmp_path / name).exists()

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import yaml
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -198,6 +199,7 @@ def create_app(
             me = str(form.get("me", "")).strip()
             if me:
                 header["me"] = me
+            header.update(header_options(str(form.get("options", ""))))
             name = (
                 str(form.get("name", "")).strip()
                 or f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.yaml"
@@ -205,9 +207,10 @@ def create_app(
             if not name.endswith(LOG_SUFFIXES):
                 name += ".yaml"
             path = inside(root, name)
+            confine_deck(root, Document(header, str(path)))
             book = LogBook.create(game, path, header)
             try:
-                book.view()  # players and me make sense to the game
+                book.view()  # players, me and the options make sense to the game
             except SleuthError:
                 path.unlink()  # the file this request just created, and nothing else
                 raise
@@ -422,6 +425,30 @@ def create_app(
 async def refused_input(request: Request, error: Exception) -> Response:
     assert isinstance(error, InputError)
     return plain(422, str(error))
+
+
+HEADER_KEYS = ("game", "players", "me", "events", "rejected")  # the form's own, or the log's
+
+
+def header_options(text: str) -> dict:
+    """The new game form's options, written as YAML (`advanced: true, deck: my-deck.yaml`): the
+    header's other keys, as a log file would have them (the game then checks them)."""
+    if not text.strip():
+        return {}
+    written = text.strip()
+    if not written.startswith(("{", "[")):
+        written = "{" + written + "}"
+    try:
+        options = yaml.safe_load(written)
+    except yaml.YAMLError as error:
+        first = str(error).splitlines()[0]
+        raise InputError(f"the options are not YAML such as 'advanced: true' ({first})") from None
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise InputError("the options are keys and values, e.g. advanced: true")
+    taken = [k for k in options if k in HEADER_KEYS]
+    if taken:
+        raise InputError(f"the options cannot set {', '.join(taken)}: the form has its own fields")
+    return options
 
 
 def entry_forms(book: LogBook) -> list[EntryForm]:

@@ -184,6 +184,39 @@ def suggest(
 
 
 @app.command()
+def explain(
+    log: LogArgument,
+    fact: Annotated[
+        str | None,
+        typer.Argument(
+            help="A fact named as solve names it, e.g. 'NNN guilty' (default: every certain fact).",
+            show_default=False,
+        ),
+    ] = None,
+    upto: Annotated[int | None, typer.Option(help="Use only the first N events.")] = None,
+    deck: DeckOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Why a fact is certain: a minimal set of events that entails it, replayed as a chain.
+
+    For a fact that is not certain: the events that moved its probability most (each left out
+    in turn, exactly). Example: [bold]sleuth explain examples/three-of-a-crime/multi-round.yaml
+    'NNN guilty'[/]
+    """
+
+    def body() -> Any:
+        doc = load(log)
+        if deck is not None:
+            doc.data["deck"] = str(deck.resolve())
+        game = game_of(doc)
+        if not hasattr(game, "explain"):
+            raise InputError(f"explain does not know {game.title} yet")
+        return game.explain(doc, fact, upto)
+
+    run(body, as_json)
+
+
+@app.command()
 def replay(log: LogArgument, deck: DeckOption = None, as_json: JsonOption = False) -> None:
     """How knowledge evolved, event by event.
 

@@ -68,5 +68,7 @@ class Game(Protocol):
         """One event of the log in the game's own words (the history of `sleuth serve`)."""
         ...
 
+    # Optional: `explain(doc, fact=None, upto=None) -> Report`, why `fact` (default: every
+    # certain fact) is certain, or what moved its probability (solver/explain.py).
     # Optional: `entry(doc) -> list[solver.entry.EntryForm]`, the events a player taps in
     # `sleuth serve` (each becomes a `parse_line` line); a game without it is typed only.

@@ -6,6 +6,7 @@ import random
 import re
 import shlex
 from collections.abc import Callable
+from fractions import Fraction
 
 from models.six_suspects import puzzle, simulate
 from models.six_suspects.advice import EXACT_HORIZON, advise, one_look_values
@@ -16,6 +17,7 @@ from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
 from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
+from solver.explain import Grounds, explained
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table, probability
@@ -140,6 +142,45 @@ class SixSuspects:
         for c in innocent:
             lines.append(f"{c} {log.deck.suspects[COLUMNS.index(c)]} cannot be a culprit")
         return Report(data, [grid_table(log, counts)], lines, log.warnings)
+
+    def explain(self, doc: Document, fact: str | None = None, upto: int | None = None) -> Report:
+        """Why a suspect is certainly a culprit or certainly innocent (each card seen is a
+        statement), or what moved a suspect's probability."""
+        return explained(self.name, doc, self.grounds(doc, upto), fact)
+
+    def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
+        log, _ = self.counts(doc, upto)
+        events = doc.events(doc.events_key, upto)
+        names = {c: f"{c} {name}" for c, name in zip(COLUMNS, log.deck.suspects, strict=True)}
+
+        def culprit(kept: frozenset[int]) -> dict[str, Fraction]:
+            seen = {s.slot: s.card for s in log.seen if s.event in kept}
+            counts = count(log.deck, seen)
+            return {c: counts.probability(i) for i, c in enumerate(COLUMNS)}
+
+        def chances(kept: frozenset[int]) -> dict[str, Fraction]:
+            p = culprit(kept)
+            return {
+                **{f"{names[c]} is a culprit": p[c] for c in COLUMNS},
+                **{f"{names[c]} is innocent": 1 - p[c] for c in COLUMNS},
+            }
+
+        def aliases(fact: str) -> list[str]:
+            label, _, state = fact.rpartition(" is ")
+            column, suspect = label.split(" ", 1)
+            words = ["culprit", "guilty"] if state == "a culprit" else ["innocent", "not culprit"]
+            return [f"{who} {word}" for who in (column, suspect) for word in words]
+
+        def cases(kept: frozenset[int]) -> list[str]:
+            return [names[c] for c, p in culprit(kept).items() if p > 0]
+
+        return Grounds(
+            sorted({s.event for s in log.seen}),
+            chances,
+            lambda event: describe_event(events[event - 1]),
+            aliases,
+            cases=cases,
+        )
 
     def view(self, doc: Document) -> Report:
         """The session's view: the grid, with the look that most raises the chance of a correct

@@ -27,10 +27,12 @@ from models.three_of_a_crime.rules import (
     Card,
     card_label,
     card_names,
+    short_label,
 )
 from solver import puzzle as puzzles
 from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
+from solver.explain import Grounds, explained
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table, probability
@@ -310,6 +312,41 @@ class ThreeOfACrime:
     def view(self, doc: Document) -> Report:
         """The session's view after each event: the same as `solve`."""
         return self.solve(doc)
+
+    def explain(self, doc: Document, fact: str | None = None, upto: int | None = None) -> Report:
+        """Why a suspect is certainly guilty or innocent on the secret card being solved (each
+        token, seen card and accusation is a statement), or what moved a probability."""
+        return explained(self.name, doc, self.grounds(doc, upto), fact)
+
+    def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
+        log, _ = self.posterior(doc, upto)  # a contradictory log is refused here
+        events = doc.events(doc.events_key, upto)
+
+        def chances(kept: frozenset[int]) -> dict[str, Fraction]:
+            facts = [f for f in log.facts if f.event in kept]
+            suspect = posterior(facts, log.draws, log.focus, log.solving).suspect_probability()
+            return {
+                **{f"{n} is guilty": p for n, p in suspect.items()},
+                **{f"{n} is innocent": 1 - p for n, p in suspect.items()},
+            }
+
+        def aliases(fact: str) -> list[str]:
+            name, _, state = fact.rpartition(" is ")
+            short = ABBREV.get(name, name)
+            return [f"{short} {state}", f"{name} {state}"]
+
+        def cases(kept: frozenset[int]) -> list[str]:
+            facts = [f for f in log.facts if f.event in kept]
+            candidates = posterior(facts, log.draws, log.focus, log.solving).candidates
+            return [short_label(c) for c in candidates]
+
+        return Grounds(
+            sorted({f.event for f in log.facts}),
+            chances,
+            lambda event: describe_event(events[event - 1]),
+            aliases,
+            cases=cases,
+        )
 
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         log, post = self.posterior(doc, upto)

@@ -199,9 +199,10 @@ def explain(
 ) -> None:
     """Why a fact is certain: a minimal set of events that entails it, replayed as a chain.
 
-    For a fact that is not certain: the events that moved its probability most (each left out
-    in turn, exactly). Example: [bold]sleuth explain examples/three-of-a-crime/multi-round.yaml
-    'NNN guilty'[/]
+    For a fact that is not certain: the events that moved its probability most (each event
+    left out in turn, the log solved exactly without it).
+
+    Example: [bold]sleuth explain examples/three-of-a-crime/multi-round.yaml 'NNN guilty'[/]
     """
 
     def body() -> Any:

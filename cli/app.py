@@ -231,6 +231,14 @@ def replay(log: LogArgument, deck: DeckOption = None, as_json: JsonOption = Fals
 def check(
     puzzle: Annotated[Path, typer.Argument(help="A puzzle file (YAML or JSON).")],
     deck: DeckOption = None,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Also print the solution path of a unique puzzle: a minimal set of clues and "
+            "what each makes certain (Three of a Crime).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Prove a puzzle has one answer (exit 0) or show two worlds that disagree (exit 1).
@@ -240,7 +248,22 @@ def check(
     Example: [bold]sleuth check examples/three-of-a-crime/puzzle-easy.yaml --json[/]
     """
 
-    run(on_file(puzzle, "check", deck), as_json)
+    def body() -> Any:
+        doc = load(puzzle)
+        if deck is not None:
+            doc.data["deck"] = str(deck.resolve())
+        game = game_of(doc)
+        report = game.check(doc)
+        if not explain or report.exit_code:
+            return report
+        if not hasattr(game, "solution_path"):
+            raise InputError(f"check --explain does not know {game.title} puzzles yet")
+        path = game.solution_path(doc, report)
+        report.data["solution_path"] = path.data
+        report.lines += ["", "Solution path:", *path.lines]
+        return report
+
+    run(body, as_json)
 
 
 @app.command()

@@ -27,7 +27,7 @@ from models.six_suspects.rules import COLUMNS, SLOTS, load_deck
 from models.three_of_a_crime import csp
 from models.three_of_a_crime.game import ThreeOfACrime
 from models.three_of_a_crime.log import parse
-from models.three_of_a_crime.rules import SUSPECTS
+from models.three_of_a_crime.rules import CARDS, SUSPECTS, short_label
 from models.three_of_a_crime.simulate import random_game
 from solver.explain import chain, core, influence
 
@@ -53,6 +53,9 @@ def crime_chances(log, kept: frozenset[int]) -> dict[str, Fraction]:
         p = Fraction(sum(index in w[solving] for w in worlds), len(worlds))
         chances[f"{name} is guilty"] = p
         chances[f"{name} is innocent"] = 1 - p
+    for card in CARDS:
+        p = Fraction(sum(w[solving] == card for w in worlds), len(worlds))
+        chances[f"the secret card is {short_label(card)}"] = p
     return chances
 
 
@@ -212,3 +215,18 @@ def test_explain_upto_explains_what_was_known_then():
     log = EXAMPLES / "three-of-a-crime" / "multi-round.yaml"
     result = CliRunner().invoke(cli, ["explain", str(log), "--upto", "14", "--json"])
     assert json.loads(result.stdout)["facts"] == []  # NNN becomes certain at event 15
+
+
+def test_check_explain_prints_the_solution_path_of_a_unique_puzzle():
+    puzzle = EXAMPLES / "three-of-a-crime" / "puzzle-deep.yaml"
+    result = CliRunner().invoke(cli, ["check", str(puzzle), "--explain", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    path = data["solution_path"]
+    assert path["fact"].startswith("the secret card is") and path["minimal"] is True
+    assert path["length"] == len(path["events"]) and path["length"] >= 2
+    assert path["fact"] in path["chain"][-1]["newly_certain"]
+    assert path["case_splits"] == sum(bool(s["case_split"]) for s in path["chain"])
+    ambiguous = EXAMPLES / "three-of-a-crime" / "puzzle-ambiguous.yaml"
+    result = CliRunner().invoke(cli, ["check", str(ambiguous), "--explain", "--json"])
+    assert result.exit_code == 1 and "solution_path" not in json.loads(result.stdout)

@@ -318,20 +318,34 @@ class ThreeOfACrime:
         token, seen card and accusation is a statement), or what moved a probability."""
         return explained(self.name, doc, self.grounds(doc, upto), fact)
 
+    def solution_path(self, doc: Document, checked: Report) -> Report:
+        """A unique puzzle's solution path: why the answer card is certain, from its clues
+        (`check --explain`), with its length and its case splits (how deep it goes)."""
+        answer = checked.data["answer"]
+        fact = f"the secret card is {short_label(parse_card(answer, {}))}"
+        path = self.explain(doc, fact)
+        path.data["length"] = len(path.data["events"])
+        path.data["case_splits"] = sum(bool(s["case_split"]) for s in path.data["chain"])
+        return path
+
     def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
         log, _ = self.posterior(doc, upto)  # a contradictory log is refused here
         events = doc.events(doc.events_key, upto)
 
         def chances(kept: frozenset[int]) -> dict[str, Fraction]:
             facts = [f for f in log.facts if f.event in kept]
-            suspect = posterior(facts, log.draws, log.focus, log.solving).suspect_probability()
+            post = posterior(facts, log.draws, log.focus, log.solving)
+            suspect = post.suspect_probability()
             return {
                 **{f"{n} is guilty": p for n, p in suspect.items()},
                 **{f"{n} is innocent": 1 - p for n, p in suspect.items()},
+                **{f"the secret card is {short_label(c)}": post.card_probability(c) for c in CARDS},
             }
 
         def aliases(fact: str) -> list[str]:
             name, _, state = fact.rpartition(" is ")
+            if name == "the secret card":
+                return [f"secret {state}", f"card {state}"]
             short = ABBREV.get(name, name)
             return [f"{short} {state}", f"{name} {state}"]
 

@@ -24,6 +24,7 @@ COMMANDS = """\
 undo                       remove the last event
 save [PATH]                the log is saved after every event; this also copies it to PATH
 show                       print the current posterior again
+why [FACT]                 why FACT is certain (default: every certain fact), or what moved it
 players NAME NAME ...      set the players (seat order);  me NAME: whose point of view
 help                       this text;  quit (or end of input) leaves, the log stays saved"""
 
@@ -103,6 +104,8 @@ class Session:
                 self.save_as(rest.strip())
             elif command == "show":
                 self.show()
+            elif command == "why":
+                self.why(rest.strip() or None)
             elif command == "players":
                 self.set_header("players", shlex.split(rest))
             elif command == "me":
@@ -111,7 +114,7 @@ class Session:
                 self.add(self.game.parse_line(line))
         except SleuthError as error:
             show_error(error)
-            if command not in ("undo", "save", "show", "players", "me"):
+            if command not in ("undo", "save", "show", "why", "players", "me"):
                 self.keep_rejected(line, str(error))
         return True
 
@@ -174,6 +177,14 @@ class Session:
         """The game's view of the log as it stands (this also validates it)."""
         with console.status("counting…"):
             return self.book.view()
+
+    def why(self, fact: str | None) -> None:
+        """`sleuth explain` of the log as it stands."""
+        if not hasattr(self.game, "explain"):
+            raise InputError(f"why does not know {self.game.title} yet")
+        with console.status("explaining…"):
+            report = self.game.explain(self.book.document(), fact)
+        show(report)
 
     def show(self) -> None:
         try:

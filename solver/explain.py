@@ -71,6 +71,8 @@ class Grounds:
         if plain(asked) in by_name:
             return by_name[plain(asked)]
         hint = NameSet("fact", sorted(by_name)).suggestion(plain(asked))
+        if hint.startswith("; expected one of"):  # hundreds of names: a few examples instead
+            hint = f"; e.g. {', '.join(repr(f) for f in facts[:3])}"
         raise InputError(f"no fact named {asked!r}{hint}; the facts are named as solve names them")
 
 

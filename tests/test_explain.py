@@ -230,3 +230,29 @@ def test_check_explain_prints_the_solution_path_of_a_unique_puzzle():
     ambiguous = EXAMPLES / "three-of-a-crime" / "puzzle-ambiguous.yaml"
     result = CliRunner().invoke(cli, ["check", str(ambiguous), "--explain", "--json"])
     assert result.exit_code == 1 and "solution_path" not in json.loads(result.stdout)
+
+
+def test_why_in_the_session_explains_as_explain_does(tmp_path):
+    """`why FACT` in `sleuth play`: the same chain as `sleuth explain` on the saved log; a
+    fact that does not exist is one error line and the session goes on."""
+    import subprocess
+    import sys
+
+    lines = ["players Ana Ben Cleo", "me Ana", "card JC LSL PT 2", "card LEL LSL PT 1"]
+    script = "\n".join([*lines, "why JC guilty", "why zzz", "show", "quit"]) + "\n"
+    log = tmp_path / "why.yaml"
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.app", "play", "three-of-a-crime", "--log", str(log)],
+        input=script,
+        text=True,
+        capture_output=True,
+        cwd=EXAMPLES.parent,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
+    explained = json.loads(
+        CliRunner().invoke(cli, ["explain", str(log), "JC guilty", "--json"]).stdout
+    )
+    for step in explained["chain"]:
+        assert f"event {step['event']}: {step['text']}" in done.stdout
+    assert "no fact named 'zzz'" in done.stdout + done.stderr
+    assert "rejected" not in log.read_text()  # a question is not an event

@@ -187,9 +187,10 @@ def suggest(
 def explain(
     log: LogArgument,
     fact: Annotated[
-        str | None,
+        list[str] | None,
         typer.Argument(
-            help="A fact named as solve names it, e.g. 'NNN guilty' (default: every certain fact).",
+            help="A fact named as solve names it, e.g. NNN guilty (quotes optional; default: "
+            "every certain fact).",
             show_default=False,
         ),
     ] = None,
@@ -212,7 +213,7 @@ def explain(
         game = game_of(doc)
         if not hasattr(game, "explain"):
             raise InputError(f"explain does not know {game.title} yet")
-        return game.explain(doc, fact, upto)
+        return game.explain(doc, " ".join(fact) if fact else None, upto)
 
     run(body, as_json)
 

@@ -61,6 +61,13 @@ class Grounds:
     def certain(self, kept: frozenset[int]) -> list[str]:
         return [fact for fact, p in self.chance(kept).items() if p == 1]
 
+    def named(self, asked: str) -> str | None:
+        """The fact `asked` names, or None (a line of a report that is not a fact)."""
+        try:
+            return self.resolve(asked)
+        except InputError:
+            return None
+
     def resolve(self, asked: str) -> str:
         """The fact `asked` names, as the game reports it; InputError with a "did you mean"."""
         facts = list(self.chance(frozenset(self.statements)))
@@ -77,9 +84,9 @@ class Grounds:
 
 
 def plain(name: str) -> str:
-    """A fact's name for matching: lower case, words only, without "is"."""
+    """A fact's name for matching: lower case, words only, without "is", "the", "certainly"."""
     words = re.findall(r"[\w'-]+", name.lower())
-    return " ".join(w for w in words if w not in ("is", "the"))
+    return " ".join(w for w in words if w not in ("is", "the", "certainly"))
 
 
 def core(grounds: Grounds, fact: str) -> list[int]:

@@ -583,3 +583,24 @@ def test_a_new_game_takes_the_headers_options(tmp_path):
         answer = new(name, options)
         assert answer.status_code in (403, 422) and says in html.unescape(answer.text), answer.text
         assert not (tmp_path / name).exists()
+
+
+def test_a_certain_fact_on_the_page_links_to_its_explanation(tmp_path):
+    """Each report line that is a certain fact links to `sleuth explain` of that fact: the page
+    shows the same chain as the command line; a fact that does not exist is one inline line."""
+    (tmp_path / "log.yaml").write_text(
+        (EXAMPLES / "three-of-a-crime" / "multi-round.yaml").read_text()
+    )
+    web = client(tmp_path)
+    page = html.unescape(web.get("/log/log.yaml").text)
+    links = re.findall(r'<a class="fact" href="/explain/log.yaml\?fact=([^"]+)"', page)
+    solved = GAMES["three-of-a-crime"].solve(load(str(tmp_path / "log.yaml"))).data
+    assert len(links) == len(solved["certain"]) > 0
+    result = CliRunner().invoke(
+        cli, ["explain", str(tmp_path / "log.yaml"), "NNN guilty", "--json"]
+    )
+    chain = json.loads(result.stdout)["chain"]
+    shown = html.unescape(web.get("/explain/log.yaml", params={"fact": "NNN guilty"}).text)
+    assert all(f"event {s['event']}: {s['text']}" in shown for s in chain)
+    missing = web.get("/explain/log.yaml", params={"fact": "nobody guilty"})
+    assert missing.status_code == 422 and 'role="alert"' in missing.text

@@ -161,6 +161,7 @@ def create_app(
     root = root.resolve()
     viewed: dict[str, tuple[str, Report]] = {}  # per log: its last report, by its content
     advised: dict[str, tuple[str, Report | str]] = {}  # per log: `suggest`'s, or why none
+    linked: dict[str, tuple[str, dict[str, str]]] = {}  # per log: report lines that are facts
 
     def view(name: str, book: LogBook) -> Report:
         """The game's view of the log, remembered: the page shown after an event is the
@@ -181,6 +182,21 @@ def create_app(
                 said = str(error)
             advised[name] = (content, said)
         return advised[name][1]
+
+    def facts_named(name: str, book: LogBook, lines: list[str]) -> dict[str, str]:
+        """The report's lines that name a fact `sleuth explain` can explain (each becomes a
+        link to its explanation), remembered by the log's content."""
+        content = content_of(book)
+        if name not in linked or linked[name][0] != content:
+            found: dict[str, str] = {}
+            if hasattr(book.game, "grounds"):
+                try:
+                    grounds = book.game.grounds(book.document())
+                    found = {line: fact for line in lines if (fact := grounds.named(line))}
+                except SleuthError:
+                    found = {}
+            linked[name] = (content, found)
+        return linked[name][1]
 
     def page(template: str, status: int = 200, **values: Any) -> HTMLResponse:
         return HTMLResponse(templates.get_template(template).render(**values), status_code=status)
@@ -287,6 +303,8 @@ def create_app(
         try:
             report = book.game.solve(book.document(), upto) if upto else view(name, book)
             suggested = None if upto else advice(name, book)
+            if not upto:
+                extra["facts"] = facts_named(name, book, report.lines)
         except Contradiction as contradiction:
             error, conflict = str(contradiction), contradiction.events
         except SleuthError as problem:
@@ -390,6 +408,38 @@ def create_app(
 
         return await one_at_a_time(request, work, "solve --json", later=None, patient=True)
 
+    async def explanation(request: Request) -> Response:
+        """`sleuth explain` of the log, for one fact (`?fact=`) or every certain fact."""
+        fact = request.query_params.get("fact") or None
+
+        def work(name: str, book: LogBook) -> Response:
+            if not hasattr(book.game, "explain"):
+                return plain(404, f"explain does not know {book.game.title} yet")
+            try:
+                report: Report | None = book.game.explain(book.document(), fact)
+                error = None
+            except SleuthError as problem:
+                report, error = None, str(problem)
+            return page(
+                "explain.html",
+                422 if error else 200,
+                name=name,
+                game=book.game,
+                fact=fact,
+                report=report and shown(report),
+                error=error,
+            )
+
+        return await one_at_a_time(
+            request,
+            work,
+            f"the explanation of {fact or 'every certain fact'}",
+            later=lambda: counting_page(
+                request.path_params["name"],
+                str(inside(root, request.path_params["name"]).resolve()),
+            ),
+        )
+
     async def suggested(request: Request) -> Response:
         """What `sleuth suggest --json` prints for the log."""
 
@@ -415,6 +465,7 @@ def create_app(
             Route("/undo/{name:path}", undo, methods=["POST"]),
             Route("/solve/{name:path}", solved),
             Route("/suggest/{name:path}", suggested),
+            Route("/explain/{name:path}", explanation),
             *puzzle_routes(root, page),
         ],
         exception_handlers={Refused: refused, InputError: refused_input},

@@ -169,7 +169,8 @@ class SixSuspects:
             label, _, state = fact.rpartition(" is ")
             column, suspect = label.split(" ", 1)
             words = ["culprit", "guilty"] if state == "a culprit" else ["innocent", "not culprit"]
-            return [f"{who} {word}" for who in (column, suspect) for word in words]
+            said = [] if state == "a culprit" else [f"{label} cannot be a culprit"]  # as solve
+            return [*said, *(f"{who} {word}" for who in (column, suspect) for word in words)]
 
         def cases(kept: frozenset[int]) -> list[str]:
             return [names[c] for c, p in culprit(kept).items() if p > 0]

@@ -2,7 +2,7 @@
 
 import sys
 
-from bench import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime, web
+from bench import explain, game_of_suspicion, six_suspects, suspeicao, three_of_a_crime, web
 
 BENCHES = {
     "three-of-a-crime": three_of_a_crime.main,
@@ -10,6 +10,7 @@ BENCHES = {
     "game-of-suspicion": game_of_suspicion.main,
     "suspeicao": suspeicao.main,
     "web": web.main,
+    "explain": explain.main,
 }
 
 if __name__ == "__main__":

@@ -41,11 +41,11 @@ def certain_by_cp_sat(game: str, doc: Document):
 
         return crime
     if game == "six-suspects":
-        log = parse_six(doc)
+        looks = parse_six(doc)
 
         def six(fact: str, kept: frozenset[int]) -> bool:
-            seen = [(s.event, s.slot, s.card.name) for s in log.seen if s.event in kept]
-            knowledge = LayoutKnowledge(log.deck, seen)
+            seen = [(s.event, s.slot, s.card.name) for s in looks.seen if s.event in kept]
+            knowledge = LayoutKnowledge(looks.deck, seen)
             column = "ABCDEF".index(fact[0])
             query = {column: knowledge.culprit_query()[column]}
             if fact.endswith("a culprit"):

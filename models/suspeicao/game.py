@@ -17,6 +17,7 @@ from models.suspeicao.steps import PILE
 from models.suspeicao.template import TEMPLATE
 from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
+from solver.explain import Grounds
 from solver.hidden_cards import LastSteps
 from solver.logfile import Document
 from solver.names import NameSet
@@ -309,7 +310,22 @@ class Suspeicao:
                 raise conflict(log, rnd, event)
             yield event, belief
 
-    # -- advice, puzzles, self-play ------------------------------------------------------------------
+    # -- explanations, advice, puzzles, self-play -----------------------------------------------------
+
+    def explain(self, doc: Document, fact: str | None = None, upto: int | None = None) -> Report:
+        """Why a fact about the hidden cards is certain (a minimal set of statements: FORCE
+        answers, returned polygraph cards, shows, facts, the end), or what moved its chance."""
+        from models.suspeicao.explain import explain
+
+        post = self.posterior(doc, upto)  # a contradictory or too entangled log is refused here
+        return explain(self.name, doc, post.log, fact, upto, post.belief)
+
+    def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
+        """The round's statements and the exact chance of every fact with only some of them."""
+        from models.suspeicao.explain import Replay
+
+        post = self.posterior(doc, upto)
+        return Replay(doc, post.log, post.round, upto, post.belief).grounds()
 
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         from models.suspeicao.advice import suggest

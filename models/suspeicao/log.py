@@ -641,7 +641,7 @@ class _Reader:
             for c in cards:
                 if player == self.me:
                     self.check_mine(c)
-                elif rnd.known.get(c) != player:
+                else:  # an observation even when I knew it: `explain` may leave out how
                     self.check_hidden(player, c)
                     self.step(Isolate(self.number, player, c))
                     rnd.known[c] = player
@@ -697,9 +697,8 @@ class _Reader:
             self.check_mine(card)
             return
         self.check_hidden(player, card)
-        if self.round.known.get(card) != player:
-            self.step(Isolate(self.number, player, card))
-            self.round.known[card] = player
+        self.step(Isolate(self.number, player, card))  # even when I knew it (see on_end)
+        self.round.known[card] = player
 
     def on_fact(self, body: dict) -> None:
         player = self.player(body.get("player", ""))

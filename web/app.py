@@ -327,12 +327,12 @@ def create_app(
     async def log(request: Request) -> Response:
         name = request.path_params["name"]
         key = str(inside(root, name).resolve())
+        busy = counts.busy(key)
+        if busy is not None and not await counts.waited(busy, own=False):
+            return counting_page(name, key)  # no second count of the same state
         late = counts.late_answer(key)
         if late is not None:  # an event refused after its request stopped waiting
             return late
-        busy = counts.busy(key)
-        if busy is not None and not await counts.waited(busy):
-            return counting_page(name, key)  # no second count of the same state
         upto = request.query_params.get("upto")
         shown_upto = int(upto) if upto and upto.isdigit() else None
 

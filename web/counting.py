@@ -83,12 +83,13 @@ class Counts:
         threading.Thread(target=run, name=f"sleuth {log}: {what}", daemon=True).start()
         return piece
 
-    async def waited(self, piece: Work) -> bool:
-        """Whether `piece` is done within the wait (else it is marked late)."""
+    async def waited(self, piece: Work, own: bool = True) -> bool:
+        """Whether `piece` is done within the wait. If not, and it is the request's `own` work
+        (not another's it waits for), it is marked late: its refusal goes to the next page."""
         await anyio.to_thread.run_sync(piece.done.wait, self.wait)
         with self.guard:
             if not piece.done.is_set():
-                piece.late = True
+                piece.late = piece.late or own
                 return False
         return True
 

@@ -223,9 +223,12 @@ def certain_part(doc: Document, grounds: Grounds, fact: str) -> tuple[dict, list
         "minimal": True,
     }
     named = ", ".join(str(e) for e in kept)
-    lines = [
-        f"{fact}: from event{'s' if len(kept) > 1 else ''} {named} alone (no one of them can be left out)"
-    ]
+    if kept:
+        plural = "s" if len(kept) > 1 else ""
+        said = f"from event{plural} {named} alone (no one of them can be left out)"
+    else:
+        said = "certain from the rest of the log alone: no statement is needed"
+    lines = [f"{fact}: {said}"]
     for s in steps:
         said = "; ".join(s.newly_certain) if s.newly_certain else "nothing certain yet"
         lines.append(f"  event {s.event}: {s.words} → {said}")

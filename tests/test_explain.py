@@ -256,3 +256,19 @@ def test_why_in_the_session_explains_as_explain_does(tmp_path):
         assert f"event {step['event']}: {step['text']}" in done.stdout
     assert "no fact named 'zzz'" in done.stdout + done.stderr
     assert "rejected" not in log.read_text()  # a question is not an event
+
+
+def test_a_fact_the_rest_of_the_log_makes_certain_needs_no_statement():
+    """A fact certain with every statement left out (e.g. a card seen moving) has an empty core,
+    and the explanation says so instead of naming no event."""
+    from solver.explain import Grounds, explained
+
+    grounds = Grounds(
+        [1, 2],
+        lambda kept: {"the card is face up": Fraction(1), "Ben holds it": Fraction(len(kept), 2)},
+        lambda event: f"statement {event}",
+    )
+    assert core(grounds, "the card is face up") == []
+    report = explained("test", as_document({"events": [{}, {}]}), grounds, "card face up")
+    assert report.data["events"] == [] and "no statement is needed" in report.lines[0]
+    assert core(grounds, "Ben holds it") == [1, 2]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from suspeicao_brute import brute_force, holds, incriminating
 
@@ -120,6 +120,8 @@ def test_the_truth_stays_possible_in_whole_simulated_rounds(players):
                 assert sum(belief.where(card).values(), Fraction(0)) == 1
 
 
+# each example lists the brute force's worlds (~0.8 s): a third of the profile's examples
+@settings(max_examples=max(10, settings.default.max_examples // 3))
 @given(seed=st.integers(0, 10**6), cut=st.floats(0, 1), option=st.sampled_from(range(len(OPTIONS))))
 def test_force_advice_equals_the_brute_force(seed, cut, option):
     """The chance a FORCE reveals evidence, from the target's posterior over four kinds of card,

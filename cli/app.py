@@ -16,6 +16,7 @@ from typer.core import TyperGroup
 from cli.render import errors, show, show_error
 from models import GAMES
 from solver.errors import InputError, InternalError, SleuthError
+from solver.explain import explain_with
 from solver.logfile import Document, dump, load
 from solver.names import NameSet
 
@@ -83,15 +84,21 @@ def game_of(doc: Document) -> Any:
     return game
 
 
+def opened(path: Path, deck: Path | None) -> tuple[Document, Any]:
+    """A log or puzzle and its game; `--deck` replaces the file's deck (for games that have
+    one)."""
+    doc = load(path)
+    if deck is not None:
+        doc.data["deck"] = str(deck.resolve())
+    return doc, game_of(doc)
+
+
 def on_file(path: Path, command: str, deck: Path | None, *args: Any) -> Callable[[], Any]:
-    """A command body that loads a log or puzzle and asks its game for `command`'s report;
-    `--deck` replaces the log's deck file (for games that have one)."""
+    """A command body that loads a log or puzzle and asks its game for `command`'s report."""
 
     def body() -> Any:
-        doc = load(path)
-        if deck is not None:
-            doc.data["deck"] = str(deck.resolve())
-        return getattr(game_of(doc), command)(doc, *args)
+        doc, game = opened(path, deck)
+        return getattr(game, command)(doc, *args)
 
     return body
 
@@ -207,13 +214,8 @@ def explain(
     """
 
     def body() -> Any:
-        doc = load(log)
-        if deck is not None:
-            doc.data["deck"] = str(deck.resolve())
-        game = game_of(doc)
-        if not hasattr(game, "explain"):
-            raise InputError(f"explain does not know {game.title} yet")
-        return game.explain(doc, " ".join(fact) if fact else None, upto)
+        doc, game = opened(log, deck)
+        return explain_with(game, doc, " ".join(fact) if fact else None, upto)
 
     run(body, as_json)
 
@@ -250,10 +252,7 @@ def check(
     """
 
     def body() -> Any:
-        doc = load(puzzle)
-        if deck is not None:
-            doc.data["deck"] = str(deck.resolve())
-        game = game_of(doc)
+        doc, game = opened(puzzle, deck)
         report = game.check(doc)
         if not explain or report.exit_code:
             return report

@@ -15,6 +15,7 @@ from pathlib import Path
 from cli.render import console, show, show_error
 from models import GAMES
 from solver.errors import Contradiction, InputError, SleuthError
+from solver.explain import explain_with
 from solver.logbook import LogBook
 from solver.logfile import save_atomically
 from solver.names import NameSet
@@ -180,10 +181,8 @@ class Session:
 
     def why(self, fact: str | None) -> None:
         """`sleuth explain` of the log as it stands."""
-        if not hasattr(self.game, "explain"):
-            raise InputError(f"why does not know {self.game.title} yet")
         with console.status("explaining…"):
-            report = self.game.explain(self.book.document(), fact)
+            report = explain_with(self.game, self.book.document(), fact, asked="why")
         show(report)
 
     def show(self) -> None:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from solver.errors import InputError
 from solver.logfile import Document
@@ -174,6 +175,16 @@ def influence(grounds: Grounds, fact: str) -> list[Moved]:
 
 
 # -- the report of `sleuth explain` -------------------------------------------------------------
+
+
+def explain_with(
+    game: Any, doc: Document, fact: str | None, upto: int | None = None, asked: str = "explain"
+) -> Report:
+    """`game.explain`, for every front end (`explain`, `why` in `play`, the web page); one line,
+    naming the command `asked`, for a game that has no explanations yet."""
+    if not hasattr(game, "explain"):
+        raise InputError(f"{asked} does not know {game.title} yet")
+    return game.explain(doc, fact, upto)
 
 
 def explained(game: str, doc: Document, grounds: Grounds, asked: str | None) -> Report:

@@ -159,44 +159,37 @@ def create_app(
     """The app serving the logs under `root`; a request waits `wait` seconds for its count
     before its page says "counting" (web/counting.py)."""
     root = root.resolve()
-    viewed: dict[str, tuple[str, Report]] = {}  # per log: its last report, by its content
-    advised: dict[str, tuple[str, Report | str]] = {}  # per log: `suggest`'s, or why none
-    linked: dict[str, tuple[str, dict[str, str]]] = {}  # per log: report lines that are facts
+    known: dict[str, tuple[str, dict[str, Any]]] = {}  # per log: its content, what it gave
 
-    def view(name: str, book: LogBook) -> Report:
-        """The game's view of the log, remembered: the page shown after an event is the
-        report the event's check already computed (no second count)."""
-        content = content_of(book)
-        if name not in viewed or viewed[name][0] != content:
-            viewed[name] = (content, book.view())
-        return viewed[name][1]
+    def remembered(name: str, content: str, what: str, compute: Callable[[], Any]) -> Any:
+        """`compute()` for the log as it stands, remembered until its content changes: the page
+        shown after an event is the report the event's check already computed (no second
+        count), and a page shown again counts nothing."""
+        if name not in known or known[name][0] != content:
+            known[name] = (content, {})
+        found = known[name][1]
+        if what not in found:
+            found[what] = compute()
+        return found[what]
 
-    def advice(name: str, book: LogBook) -> Report | str:
-        """What `sleuth suggest` says of the log as it stands (remembered the same way), or
-        why it says nothing (e.g. a game that needs `me` to advise)."""
-        content = content_of(book)
-        if name not in advised or advised[name][0] != content:
-            try:
-                said: Report | str = book.game.suggest(book.document())
-            except SleuthError as error:
-                said = str(error)
-            advised[name] = (content, said)
-        return advised[name][1]
+    def advice(book: LogBook) -> Report | str:
+        """What `sleuth suggest` says of the log as it stands, or why it says nothing (e.g. a
+        log with no deal yet)."""
+        try:
+            return book.game.suggest(book.document())
+        except SleuthError as error:
+            return str(error)
 
-    def facts_named(name: str, book: LogBook, lines: list[str]) -> dict[str, str]:
+    def facts_named(book: LogBook, lines: list[str]) -> dict[str, str]:
         """The report's lines that name a fact `sleuth explain` can explain (each becomes a
-        link to its explanation), remembered by the log's content."""
-        content = content_of(book)
-        if name not in linked or linked[name][0] != content:
-            found: dict[str, str] = {}
-            if hasattr(book.game, "grounds"):
-                try:
-                    grounds = book.game.grounds(book.document())
-                    found = {line: fact for line in lines if (fact := grounds.named(line))}
-                except SleuthError:
-                    found = {}
-            linked[name] = (content, found)
-        return linked[name][1]
+        link to its explanation)."""
+        if not hasattr(book.game, "grounds"):
+            return {}
+        try:
+            grounds = book.game.grounds(book.document())
+        except SleuthError:
+            return {}
+        return {line: fact for line in lines if (fact := grounds.named(line))}
 
     def page(template: str, status: int = 200, **values: Any) -> HTMLResponse:
         return HTMLResponse(templates.get_template(template).render(**values), status_code=status)
@@ -255,13 +248,13 @@ def create_app(
         request: Request,
         work: Callable[[str, LogBook], Response],
         what: str,
-        later: Callable[[], Response] | None = None,
+        later: Callable[[str, str], Response] | None = None,
         patient: bool = False,
     ) -> Response:
         """`work` on the request's log in a thread of its own, after the work asked before it
         on that log (web/counting.py). Past a short wait, `later()` answers (by default the
-        log's page, which says "counting" until the work is done); a `patient` request (the
-        JSON report) waits to the end."""
+        log's page, which says "counting" until the work is done) with the log's name and key;
+        a `patient` request (a JSON report) waits to the end."""
         name = request.path_params["name"]
         key = str(inside(root, name).resolve())
 
@@ -271,12 +264,12 @@ def create_app(
             except Refused as refused:
                 return plain(refused.status, str(refused))
 
-        def to_the_page() -> Response:
+        def to_the_page(name: str, key: str) -> Response:
             return RedirectResponse(f"/log/{name}", status_code=303)
 
         if patient:
             return await counts.finished(counts.start(key, what, locked))
-        return await counts.answer(key, what, locked, later or to_the_page)
+        return await counts.answer(key, what, locked, lambda: (later or to_the_page)(name, key))
 
     def counting_page(name: str, key: str) -> HTMLResponse:
         """The page while a long count runs: what is counted, for how long, and an estimate
@@ -301,10 +294,15 @@ def create_app(
         report, error, conflict = None, extra.pop("error", None), []
         suggested: Report | str | None = None
         try:
-            report = book.game.solve(book.document(), upto) if upto else view(name, book)
-            suggested = None if upto else advice(name, book)
-            if not upto:
-                extra["facts"] = facts_named(name, book, report.lines)
+            if upto:
+                report = book.game.solve(book.document(), upto)
+            else:
+                content = content_of(book)
+                report = remembered(name, content, "view", book.view)
+                suggested = remembered(name, content, "advice", lambda: advice(book))
+                extra["facts"] = remembered(
+                    name, content, "facts", lambda: facts_named(book, report.lines)
+                )
         except Contradiction as contradiction:
             error, conflict = str(contradiction), contradiction.events
         except SleuthError as problem:
@@ -341,7 +339,7 @@ def create_app(
             request,
             lambda name, book: game_page(name, book, upto=shown_upto),
             what,
-            later=lambda: counting_page(name, key),
+            later=counting_page,
         )
 
     def take(name: str, book: LogBook, line: str) -> Response:
@@ -349,7 +347,7 @@ def create_app(
         message inline and the line kept (in the box, and under `rejected:` in the log)."""
         try:
             report = book.add(book.game.parse_line(line))
-            viewed[name] = (content_of(book), report)
+            remembered(name, content_of(book), "view", lambda: report)
         except Contradiction:
             return game_page(name, book, 200, kept=True)  # kept; the page shows the conflict
         except SleuthError as error:
@@ -397,16 +395,20 @@ def create_app(
 
         return await one_at_a_time(request, work, "undo")
 
-    async def solved(request: Request) -> Response:
-        """What `sleuth solve --json` prints for the log."""
+    def as_json(command: str) -> Callable[[Request], Any]:
+        """The route giving what `sleuth COMMAND --json` prints for the log (solve, suggest)."""
 
-        def work(name: str, book: LogBook) -> Response:
-            try:
-                return JSONResponse(book.game.solve(book.document()).data)
-            except SleuthError as error:
-                return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
+        async def route(request: Request) -> Response:
+            def work(name: str, book: LogBook) -> Response:
+                try:
+                    return JSONResponse(getattr(book.game, command)(book.document()).data)
+                except SleuthError as error:
+                    data = {"error": str(error), "exit_code": error.exit_code}
+                    return JSONResponse(data, 422)
 
-        return await one_at_a_time(request, work, "solve --json", later=None, patient=True)
+            return await one_at_a_time(request, work, f"{command} --json", patient=True)
+
+        return route
 
     async def explanation(request: Request) -> Response:
         """`sleuth explain` of the log, for one fact (`?fact=`) or every certain fact."""
@@ -430,26 +432,8 @@ def create_app(
                 error=error,
             )
 
-        return await one_at_a_time(
-            request,
-            work,
-            f"the explanation of {fact or 'every certain fact'}",
-            later=lambda: counting_page(
-                request.path_params["name"],
-                str(inside(root, request.path_params["name"]).resolve()),
-            ),
-        )
-
-    async def suggested(request: Request) -> Response:
-        """What `sleuth suggest --json` prints for the log."""
-
-        def work(name: str, book: LogBook) -> Response:
-            try:
-                return JSONResponse(book.game.suggest(book.document()).data)
-            except SleuthError as error:
-                return JSONResponse({"error": str(error), "exit_code": error.exit_code}, 422)
-
-        return await one_at_a_time(request, work, "suggest --json", patient=True)
+        what = f"the explanation of {fact or 'every certain fact'}"
+        return await one_at_a_time(request, work, what, later=counting_page)
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, Refused)
@@ -463,8 +447,8 @@ def create_app(
             Route("/event/{name:path}", event, methods=["POST"]),
             Route("/tap/{name:path}", tap, methods=["POST"]),
             Route("/undo/{name:path}", undo, methods=["POST"]),
-            Route("/solve/{name:path}", solved),
-            Route("/suggest/{name:path}", suggested),
+            Route("/solve/{name:path}", as_json("solve")),
+            Route("/suggest/{name:path}", as_json("suggest")),
             Route("/explain/{name:path}", explanation),
             *puzzle_routes(root, page),
         ],

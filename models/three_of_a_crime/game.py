@@ -7,6 +7,7 @@ import shlex
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 
 from models.three_of_a_crime import advice, puzzle, simulate
 from models.three_of_a_crime.counter import (
@@ -332,9 +333,14 @@ class ThreeOfACrime:
         log, _ = self.posterior(doc, upto)  # a contradictory log is refused here
         events = doc.events(doc.events_key, upto)
 
-        def chances(kept: frozenset[int]) -> dict[str, Fraction]:
+        @cache
+        def counted(kept: frozenset[int]) -> Posterior:
+            """The posterior from the statements kept (asked by `chances` and `cases`)."""
             facts = [f for f in log.facts if f.event in kept]
-            post = posterior(facts, log.draws, log.focus, log.solving)
+            return posterior(facts, log.draws, log.focus, log.solving)
+
+        def chances(kept: frozenset[int]) -> dict[str, Fraction]:
+            post = counted(kept)
             suspect = post.suspect_probability()
             return {
                 **{f"{n} is guilty": p for n, p in suspect.items()},
@@ -350,9 +356,7 @@ class ThreeOfACrime:
             return [f"{short} {state}", f"{name} {state}"]
 
         def cases(kept: frozenset[int]) -> list[str]:
-            facts = [f for f in log.facts if f.event in kept]
-            candidates = posterior(facts, log.draws, log.focus, log.solving).candidates
-            return [short_label(c) for c in candidates]
+            return [short_label(c) for c in counted(kept).candidates]
 
         return Grounds(
             sorted({f.event for f in log.facts}),

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from webclient import client
 
 from models.game_of_suspicion import rules
 from models.game_of_suspicion.forms import OUT_AT_ONCE
@@ -24,7 +25,6 @@ from models.game_of_suspicion.steps import Swap
 from solver.entry import EntryForm
 from solver.errors import InputError
 from solver.logfile import Document, load
-from web.app import create_app
 
 PLAYERS = ["Ana", "Ben", "Cleo", "Dan"]
 TABLE = {"game": GAME, "players": PLAYERS, "me": "Ana"}  # 4 players, me Ana, no deal yet
@@ -554,7 +554,7 @@ WEB_GAME = [  # (form, choices, the line typed): a deal, two plays with their ou
 
 
 def new_game(tmp_path: Path) -> tuple[TestClient, str]:
-    web = TestClient(create_app(tmp_path), base_url="http://127.0.0.1:8765")
+    web = client(tmp_path)
     answer = web.post(
         "/new",
         data={"game": GAME, "players": " ".join(PLAYERS), "me": "Ana", "name": "tapped.yaml"},

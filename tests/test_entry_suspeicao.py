@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from webclient import client
 
 from models.suspeicao.game import GAME_OBJECT as SUSPEICAO
 from models.suspeicao.game import parse_line
@@ -20,7 +21,6 @@ from models.suspeicao.simulate import random_game
 from solver.entry import EntryForm
 from solver.errors import InputError
 from solver.logfile import Document, load
-from web.app import create_app
 
 SMALL = str(Path(__file__).parent / "data" / "suspeicao-small.yaml")
 PLAYERS = ["Ana", "Ben", "Cleo"]
@@ -256,7 +256,7 @@ def test_every_simulated_event_can_be_tapped_in():
 
 def start(tmp_path: Path) -> tuple[TestClient, str, dict[str, int]]:
     """A new 3-player Suspeição game from Ana's seat, and its forms' indexes by label."""
-    web = TestClient(create_app(tmp_path), base_url="http://127.0.0.1:8765")
+    web = client(tmp_path)
     answer = web.post(
         "/new",
         data={"game": "suspeicao", "players": "Ana Ben Cleo", "me": "Ana", "name": "s.yaml"},

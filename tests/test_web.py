@@ -17,6 +17,7 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
+from webclient import client
 
 from cli.app import app as cli
 from models import GAMES
@@ -53,10 +54,6 @@ GAMES_PLAYED = {
         "play Cleo 2 target Ana revealed 14",
     ),
 }
-
-
-def client(root: Path, token: str | None = None) -> TestClient:
-    return TestClient(create_app(root, token), base_url="http://127.0.0.1:8765")
 
 
 def start(web: TestClient, game: str) -> str:
@@ -338,12 +335,13 @@ def test_a_card_needs_three_suspects_tapped(tmp_path):
 
 def test_two_phones_adding_at_once_lose_no_event(tmp_path):
     """Events POSTed at the same moment to one log are all kept (one request per log at a
-    time: none adds to a stale copy)."""
+    time: none adds to a stale copy). Each request waits for its own work: past the page's
+    usual wait it would answer before its event is saved."""
     from concurrent.futures import ThreadPoolExecutor
 
     from models.six_suspects.rules import load_deck
 
-    app = create_app(tmp_path)
+    app = create_app(tmp_path, wait=120)
     name = start(TestClient(app, base_url="http://127.0.0.1:8765"), "six-suspects")
     cards = [c.name for c in load_deck().cards]
     lines = [

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from starlette.testclient import TestClient
 from typer.testing import CliRunner
+from webclient import client
 
 from cli.app import app as cli
 from models import GAMES, six_suspects
 from solver.errors import InputError
-from web.app import create_app
 from web.puzzles import write_new
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -38,10 +37,6 @@ GENERATED = {
     "game-of-suspicion": (4, 1),
     "suspeicao": (4, 1),
 }
-
-
-def client(root: Path) -> TestClient:
-    return TestClient(create_app(root), base_url="http://127.0.0.1:8765")
 
 
 def cli_json(*args: object, exit_code: int | None = None) -> dict | list:

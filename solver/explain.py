@@ -42,15 +42,16 @@ class Grounds:
     `aliases(fact)`: other ways to name a fact on the command line (e.g. "NNN guilty").
     `seed(fact)`: optionally, a set of statements already known to entail the fact (a CP-SAT
     core), to shrink instead of all statements.
-    `cases(kept)`: optionally, the answers still possible to the game's question (e.g. the
-    candidate secret cards), which a case split shows."""
+    `cases(kept, fact)`: optionally, the answers still possible to the game's question about the
+    fact (e.g. the candidate secret cards), which a case split shows; None where they are too
+    many to list."""
 
     statements: list[int]
     chances: Callable[[frozenset[int]], dict[str, Fraction]]
     words: Callable[[int], str]
     aliases: Callable[[str], list[str]] = lambda fact: []
     seed: Callable[[str], list[int] | None] | None = None
-    cases: Callable[[frozenset[int]], list[str]] | None = None
+    cases: Callable[[frozenset[int], str], list[str] | None] | None = None
     _known: dict[frozenset[int], dict[str, Fraction]] = field(default_factory=dict)
 
     def chance(self, kept: frozenset[int]) -> dict[str, Fraction]:
@@ -134,7 +135,9 @@ def chain(grounds: Grounds, kept: Sequence[int], fact: str) -> list[Step]:
         step = Step(event, grounds.words(event), newly)
         split = fact in newly and before and fact not in grounds.certain(frozenset({event}))
         if split and grounds.cases is not None:
-            step.case_split = {"before": grounds.cases(before), "after": grounds.cases(now)}
+            open_before, open_after = grounds.cases(before, fact), grounds.cases(now, fact)
+            if open_before is not None and open_after is not None:
+                step.case_split = {"before": open_before, "after": open_after}
         steps.append(step)
         before = now
     return steps
@@ -234,9 +237,10 @@ def certain_part(doc: Document, grounds: Grounds, fact: str) -> tuple[dict, list
         "minimal": True,
     }
     named = ", ".join(str(e) for e in kept)
-    if kept:
-        plural = "s" if len(kept) > 1 else ""
-        said = f"from event{plural} {named} alone (no one of them can be left out)"
+    if len(kept) > 1:
+        said = f"from events {named} alone (no one of them can be left out)"
+    elif kept:
+        said = f"from event {named} alone"
     else:
         said = "certain from the rest of the log alone: no statement is needed"
     lines = [f"{fact}: {said}"]

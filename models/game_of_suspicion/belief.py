@@ -26,6 +26,7 @@ from models.game_of_suspicion.steps import (
     Move,
     MoveAll,
     PutSmallest,
+    PutSmallestUnseen,
     Setup,
     Step,
     SumAbove,
@@ -35,6 +36,7 @@ from solver.errors import InputError
 from solver.hidden_cards import (
     HiddenCards,
     by_value,
+    cells,
     deal_worlds,
     key_multipliers,
     kinds_and_rows,
@@ -115,6 +117,17 @@ class Belief(HiddenCards):
         belief = cls(setup)
         belief.max_worlds, belief.max_candidates = LARGE_WORLDS, LARGE_CANDIDATES
         belief.slice = SLICE_WORLDS
+        return belief
+
+    @classmethod
+    def relaxed(cls, setup: Setup) -> Belief:
+        """A list of worlds for steps `unobserved` (`sleuth explain` leaving events out): a
+        card of unseen value may leave the hidden places or enter them, so the cards they hold
+        can differ between worlds and the pool is no longer the same function of the explicit
+        cards in every world; its column is part of the key."""
+        belief = cls(setup)
+        belief.multiplier = key_multipliers(belief.copies, belief.pool + 1)
+        belief.keys = belief._keys(belief.counts)
         return belief
 
     def _own(self, other: Belief) -> Belief:
@@ -292,12 +305,19 @@ class Belief(HiddenCards):
     def _move(self, step: Move) -> None:
         source, target, value = step.source, step.target, step.value
         self.resolve(*(p for p in (source, target) if p in self.unlike))
+        if source is None and value is None:
+            self._from_outside(step)
+            return
+        if source is None and value is not None:
+            self._room_for(value)
         pooled = self.free(source)
         if pooled and value is None and self.choice_unit == "card":
             # a uniformly random card of a pooled hand is a uniformly random pool card
-            assert source is not None and target is not None
+            assert source is not None
             self.pooled[source] -= 1
-            if self.free(target):
+            if target is None:  # unseen, to a known place (only with an event left out)
+                self.move(self.pool, None, None)
+            elif self.free(target):
                 self.pooled[target] += 1  # it stays in the pool, in another place's slot
             else:
                 self.draw(self.pool, target, 1)
@@ -317,6 +337,26 @@ class Belief(HiddenCards):
         # in several ways (more worlds than the full list)
         self.resolve(source, target if value is None else None)
         self.move(source, target, value, step.chosen)
+
+    def _room_for(self, value: int) -> None:
+        """A known card `value` enters the hidden places: keep the worlds where they do not
+        hold every copy already. Always so after a whole log (the card was known elsewhere);
+        with an event left out (`unobserved`), its unseen card may be taken for this one."""
+        full = self.counts[:, :, value].sum(axis=1) >= self.copies[value]
+        if full.any():
+            self._keep(~full)
+
+    def _from_outside(self, step: Move) -> None:
+        """A card from a known place whose value was left out (`unobserved`): in each world
+        one of the cards outside the hidden places, each physical card as likely."""
+        assert step.target is not None
+        outside = np.array(self.copies, dtype=np.int64) - self.counts.sum(axis=1)
+        chance = self.over(outside, outside.sum(axis=1))
+        values, rows = kinds_and_rows(by_value(chance))
+        every = np.arange(V)
+        changes = self._changes(V)
+        changes[every, step.target, every] += 1
+        self._spawn(rows, values, changes, cells(chance, rows, values))
 
     def _moveall(self, step: MoveAll) -> None:
         source, target = step.source, step.target
@@ -417,6 +457,21 @@ class Belief(HiddenCards):
         chance = self._choice(pool, tied)
         self._keep(chance[:, value] > 0, chance[:, value])
         self._shift(place, value, -1)
+
+    def _putsmallestunseen(self, step: PutSmallestUnseen) -> None:
+        """Card 6 unseen: each world branches on the value put up, weighed by the holder's
+        choice among the cards of the smallest rank."""
+        place = step.place
+        self.resolve(place)
+        held = self.counts[:, place, :]
+        ranks = np.array([rules.rank(v, self.setup.card6_ten_rank) for v in rules.VALUES])
+        low = np.where(held > 0, ranks, 99).min(axis=1)
+        chance = self._choice(held, (held > 0) & (ranks[None, :] == low[:, None]))
+        values, rows = kinds_and_rows(by_value(chance))
+        every = np.arange(V)
+        changes = self._changes(V)
+        changes[every, place, every] -= 1
+        self._spawn(rows, values, changes, cells(chance, rows, values))
 
     def _count(self, step: Count) -> None:
         place, (value, *others) = step.place, sorted(step.values)

@@ -10,13 +10,14 @@ from fractions import Fraction
 import yaml
 
 from models.game_of_suspicion import rules
-from models.game_of_suspicion.belief import Filter, Impossible, advance, track
+from models.game_of_suspicion.belief import Belief, Filter, Impossible, advance, track
 from models.game_of_suspicion.forms import entry_forms
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
 from models.game_of_suspicion.steps import Step
 from models.game_of_suspicion.template import TEMPLATE
 from solver.entry import EntryForm
 from solver.errors import Contradiction, InputError
+from solver.explain import Grounds, explained
 from solver.hidden_cards import LastSteps
 from solver.logfile import Document
 from solver.names import NameSet
@@ -306,7 +307,22 @@ class GameOfSuspicion:
                 raise conflict(rnd, impossible.event) from None
             yield event, belief
 
-    # -- advice, puzzles, self-play: see advice.py, puzzle.py, simulate.py --------------------------
+    # -- explanations, advice, puzzles, self-play: explain.py, advice.py, puzzle.py, simulate.py --
+
+    def explain(self, doc: Document, fact: str | None = None, upto: int | None = None) -> Report:
+        """Why a fact about an opponent's hand is certain (each event that tells something
+        about the hidden cards is a statement), or what moved its probability (explain.py)."""
+        return explained(self.name, doc, self.grounds(doc, upto), fact)
+
+    def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
+        from models.game_of_suspicion.explain import TOO_LARGE, grounds_of
+
+        post = self.posterior(doc, upto)  # a contradictory log is refused here
+        if not isinstance(post.belief, Belief) or post.belief.slice:
+            raise InputError(TOO_LARGE)  # followed by the tables or the large list
+        raw = doc.events(doc.events_key, upto)
+        me = post.log.me
+        return grounds_of(post.round, me, lambda event: describe_event(raw[event - 1], me))
 
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         from models.game_of_suspicion.advice import suggest

@@ -31,6 +31,7 @@ from models.game_of_suspicion.steps import (
     Move,
     MoveAll,
     PutSmallest,
+    PutSmallestUnseen,
     Setup,
     Step,
     SumAbove,
@@ -162,9 +163,9 @@ class HandKnowledge:
                 self.model.add(back[v] == taken[v]).only_enforce_if(self._seen(step))
         return after
 
-    def _putsmallest(self, step: PutSmallest, before: Counts) -> Counts:
+    def _putsmallest(self, step: PutSmallest | PutSmallestUnseen, before: Counts) -> Counts:
         """Card 6: a card of the smallest rank (the 10 ranks as a 0) leaves the hand (structure);
-        observed: its value."""
+        observed: its value (unseen: `sleuth explain` left the event out)."""
         place = step.place
         card = self._card(f"face_up_{len(self.n)}")
         self.size[place] -= 1
@@ -175,8 +176,11 @@ class HandKnowledge:
             smaller = [before[place, u] for u in VALUES if rules.rank(u, ten) < rules.rank(v, ten)]
             if smaller:
                 self.model.add(sum(smaller) == 0).only_enforce_if(card[v])
-        self.model.add(card[step.value] == 1).only_enforce_if(self._seen(step))
+        if isinstance(step, PutSmallest):
+            self.model.add(card[step.value] == 1).only_enforce_if(self._seen(step))
         return after
+
+    _putsmallestunseen = _putsmallest
 
     # -- steps that only rule worlds out (observations) --------------------------------------------
 
@@ -250,6 +254,22 @@ class HandKnowledge:
             self.model.add(self.final[place, value] == 0).only_enforce_if(literal.Not())
             self._holds[key] = literal
         return self._holds[key]
+
+    def holds_literal(self, place: int, value: int) -> Any:
+        """A literal: at the end, `place` holds at least one card `value` (`sleuth explain`)."""
+        return self._holds_literal(place, value)
+
+    def hand_literal(self, place: int, hand: tuple[int, ...]) -> Any:
+        """A literal: at the end, `place` holds exactly `hand` (`sleuth explain`)."""
+        wanted = Counter(hand)
+        literal = self.model.new_bool_var(f"{self.setup.places[place]}_hand_{len(self._worlds)}")
+        if any(wanted[v] > self._most(place, v) for v in VALUES):
+            self.model.add(literal == 0)
+            return literal
+        parts = [self._exactly_literal(place, v, wanted[v]) for v in VALUES]
+        self.model.add_bool_and(parts).only_enforce_if(literal)
+        self.model.add_bool_or([part.Not() for part in parts]).only_enforce_if(literal.Not())
+        return literal
 
     def _world_literal(self, world: World) -> Any:
         """A literal: at the end, the hidden places hold exactly `world`."""
@@ -344,6 +364,8 @@ class HandKnowledge:
         leaves or enters the hidden places with its value known (None if a step breaks that)."""
         hidden = Counter(self.setup.hidden)
         for step in self.steps:
+            if isinstance(step, PutSmallestUnseen):
+                return None
             if isinstance(step, PutSmallest):
                 hidden[step.value] -= 1
             elif isinstance(step, Move) and (step.source is None) != (step.target is None):

@@ -6,7 +6,8 @@ cards face up, the shadow hand, the set-aside card, shown hands of players who a
 and kept by the log reader. Each rulebook action becomes a short list of the steps below, and the
 exact filter (`belief.py`) and the CP-SAT model (`knowledge.py`) both read only these steps.
 
-A place of `None` in a move means "a known place" (my hand, the table): the value is then known.
+A place of `None` in a move means "a known place" (my hand, the table): the value is then known
+(except in the steps `unobserved` makes for `sleuth explain`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ class Move:
     """One card leaves `source` for `target`.
 
     `value` None: I do not see it; it is the source owner's hidden choice, uniform under the
-    choice model. `chosen` with a value: the owner chose it and I saw which (weighted by the
-    choice model, Bayes' rule). Neither: a forced or public move (weight 1 when possible)."""
+    choice model (from a known place, only with an event left out: one of the cards outside
+    the hidden places, each as likely). `chosen` with a value: the owner chose it and I saw
+    which (weighted by the choice model, Bayes' rule). Neither: a forced or public move
+    (weight 1 when possible)."""
 
     event: int
     source: int | None
@@ -71,6 +74,15 @@ class PutSmallest:
 
 
 @dataclass(frozen=True)
+class PutSmallestUnseen:
+    """Card 6 with what was put face up left out (`sleuth explain` leaving its event out): hidden
+    hand `place` puts up a card of its smallest rank, which one among equals its choice."""
+
+    event: int
+    place: int
+
+
+@dataclass(frozen=True)
 class Count:
     """The number of cards of hidden `place` whose value is in `values` lies in [low, high]
     (negated: it does not)."""
@@ -113,7 +125,48 @@ class Guess:
     correct: bool
 
 
-Step = Move | MoveAll | Swap | MiddleLook | PutSmallest | Count | SumAbove | Hand | Guess
+Step = (
+    Move
+    | MoveAll
+    | Swap
+    | MiddleLook
+    | PutSmallest
+    | PutSmallestUnseen
+    | Count
+    | SumAbove
+    | Hand
+    | Guess
+)
+
+
+def observes(step: Step) -> bool:
+    """Whether the step tells something about the hidden cards: an outcome announced or shown,
+    or the value of a card that moves in or out of a hidden place. The rest is the turn's
+    structure: how many cards each place gives to which."""
+    if isinstance(step, Move):
+        return step.value is not None
+    return isinstance(step, MiddleLook | PutSmallest | Count | SumAbove | Hand | Guess)
+
+
+def unobserved(step: Step) -> list[Step]:
+    """The step with what it observes left out, its cards still moving (`sleuth explain`
+    leaving its event out; the CP-SAT model with the event's literal off has the same worlds):
+    a card whose value was seen leaving a hidden place is a hidden choice of that place, one
+    that entered from a known place is one of the cards outside the hidden places, a middle
+    look's card put back is one of the hand and the card taken (whichever was announced),
+    card 6's card is one of the smallest, unseen, and what only rules worlds out goes."""
+    if isinstance(step, Move) and observes(step):
+        return [Move(step.event, step.source, step.target)]
+    if isinstance(step, MiddleLook):
+        return [
+            MoveAll(step.event, step.slot, step.hand),
+            Move(step.event, step.hand, step.slot),
+        ]
+    if isinstance(step, PutSmallest):
+        return [PutSmallestUnseen(step.event, step.place)]
+    if isinstance(step, Count | SumAbove | Hand | Guess):
+        return []
+    return [step]
 
 
 @dataclass

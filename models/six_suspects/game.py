@@ -172,7 +172,7 @@ class SixSuspects:
             said = [] if state == "a culprit" else [f"{label} cannot be a culprit"]  # as solve
             return [*said, *(f"{who} {word}" for who in (column, suspect) for word in words)]
 
-        def cases(kept: frozenset[int]) -> list[str]:
+        def cases(kept: frozenset[int], fact: str) -> list[str]:
             return [names[c] for c, p in culprit(kept).items() if p > 0]
 
         return Grounds(

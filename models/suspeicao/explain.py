@@ -268,7 +268,7 @@ class Replay:
         self.known[kept] = found
         return found
 
-    def cases(self, kept: frozenset[int]) -> list[str]:
+    def cases(self, kept: frozenset[int], fact: str) -> list[str]:
         """The places still possible for each hidden incriminating card (a case split's cases)."""
         chance = self.chances(kept)
         return [

@@ -355,7 +355,7 @@ class ThreeOfACrime:
             short = ABBREV.get(name, name)
             return [f"{short} {state}", f"{name} {state}"]
 
-        def cases(kept: frozenset[int]) -> list[str]:
+        def cases(kept: frozenset[int], fact: str) -> list[str]:
             return [short_label(c) for c in counted(kept).candidates]
 
         return Grounds(

@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from cli.render import errors, show, show_error
 from models import GAMES
 from solver.errors import InputError, InternalError, SleuthError
-from solver.explain import explain_with
+from solver.explain import explain_with, graded, solution_path
 from solver.logfile import Document, dump, load
 from solver.names import NameSet
 
@@ -238,8 +238,8 @@ def check(
         bool,
         typer.Option(
             "--explain",
-            help="Also print the solution path of a unique puzzle: a minimal set of clues and "
-            "what each makes certain (Three of a Crime).",
+            help="Also print the solution path of a unique puzzle: for each fact of its answer, "
+            "a minimal set of clues and what each makes certain; its length and depth.",
         ),
     ] = False,
     as_json: JsonOption = False,
@@ -256,9 +256,7 @@ def check(
         report = game.check(doc)
         if not explain or report.exit_code:
             return report
-        if not hasattr(game, "solution_path"):
-            raise InputError(f"check --explain does not know {game.title} puzzles yet")
-        path = game.solution_path(doc, report)
+        path = solution_path(game, doc)
         report.data["solution_path"] = path.data
         report.lines += ["", "Solution path:", *path.lines]
         return report
@@ -299,6 +297,10 @@ def generate(
                 progress=lambda: progress.advance(task),
                 visible=visible,
             )
+            task = progress.add_task("grading (solution paths)", total=len(made))
+            for puzzle in made:
+                graded(chosen, puzzle)
+                progress.advance(task)
     except SleuthError as error:
         show_error(error, as_json)
         raise typer.Exit(error.exit_code) from None

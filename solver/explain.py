@@ -116,6 +116,7 @@ class Step:
     event: int
     words: str
     newly_certain: list[str]
+    split: bool = False
     case_split: dict[str, list[str]] = field(default_factory=dict)
 
 
@@ -132,8 +133,8 @@ def chain(grounds: Grounds, kept: Sequence[int], fact: str) -> list[Step]:
         now = before | {event}
         known = set(grounds.certain(before))
         newly = [f for f in grounds.certain(now) if f not in known]
-        step = Step(event, grounds.words(event), newly)
-        split = fact in newly and before and fact not in grounds.certain(frozenset({event}))
+        split = bool(fact in newly and before and fact not in grounds.certain(frozenset({event})))
+        step = Step(event, grounds.words(event), newly, split)
         if split and grounds.cases is not None:
             open_before, open_after = grounds.cases(before, fact), grounds.cases(now, fact)
             if open_before is not None and open_after is not None:
@@ -230,6 +231,7 @@ def certain_part(doc: Document, grounds: Grounds, fact: str) -> tuple[dict, list
             {
                 **where(doc, grounds, s.event),
                 "newly_certain": s.newly_certain,
+                "split": s.split,
                 "case_split": s.case_split,
             }
             for s in steps
@@ -255,6 +257,46 @@ def certain_part(doc: Document, grounds: Grounds, fact: str) -> tuple[dict, list
                 f"and in each, {fact}"
             )
     return data, lines
+
+
+def solution_path(game: Any, doc: Document) -> Report:
+    """A unique puzzle's solution path (`check --explain`, and the grade of `generate`): each
+    fact of its answer (`game.answer_facts`) explained by a minimal set of clues and its chain.
+
+    Its *length* is the number of clues the path uses (the union of the facts' sets); its
+    *depth* is the number of its steps that are case splits, where a reader must go through the
+    answers the earlier clues leave open."""
+    if not hasattr(game, "answer_facts"):
+        raise InputError(f"check --explain does not know {game.title} puzzles yet")
+    grounds = game.grounds(doc)
+    facts = game.answer_facts(doc, grounds)
+    certain = set(grounds.certain(frozenset(grounds.statements)))
+    if not facts or not set(facts) <= certain:
+        raise InputError("the puzzle's answer is not certain from its clues: no solution path")
+    parts = [certain_part(doc, grounds, fact) for fact in facts]
+    used = sorted({e["event"] for part, _ in parts for e in part["events"]})
+    splits = {(s["event"]) for part, _ in parts for s in part["chain"] if s["split"]}
+    data = {
+        "game": game.name,
+        "facts": [part for part, _ in parts],
+        "events": [where(doc, grounds, e) for e in used],
+        "length": len(used),
+        "depth": len(splits),
+    }
+    lines = [line for _, part_lines in parts for line in [*part_lines, ""]]
+    plural = "s" if len(splits) != 1 else ""
+    lines.append(
+        f"path: {len(used)} clues ({', '.join(map(str, used))}), {len(splits)} case split{plural}"
+    )
+    return Report(data, lines=lines)
+
+
+def graded(game: Any, puzzle: dict) -> dict:
+    """A generated puzzle with the length and depth of its solution path beside its difficulty
+    (`path: {length, depth}` under `puzzle`), as `sleuth generate` and the web page give it."""
+    path = solution_path(game, Document(puzzle, "<generated puzzle>"))
+    puzzle["puzzle"]["path"] = {"length": path.data["length"], "depth": path.data["depth"]}
+    return puzzle
 
 
 def listed(answers: list[str], most: int = 8) -> str:

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import app as cli
+from models import GAMES
 from models.six_suspects.game import SixSuspects
 from models.six_suspects.knowledge import LayoutKnowledge
 from models.six_suspects.log import Seen
@@ -27,9 +28,10 @@ from models.six_suspects.rules import COLUMNS, SLOTS, load_deck
 from models.three_of_a_crime import csp
 from models.three_of_a_crime.game import ThreeOfACrime
 from models.three_of_a_crime.log import parse
-from models.three_of_a_crime.rules import CARDS, SUSPECTS, short_label
+from models.three_of_a_crime.rules import ABBREVIATIONS, CARDS, SUSPECTS, short_label
 from models.three_of_a_crime.simulate import random_game
-from solver.explain import chain, core, influence
+from solver.explain import chain, core, influence, solution_path
+from solver.logfile import load
 
 EXAMPLES = __import__("pathlib").Path(__file__).parent.parent / "examples"
 FEW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -217,19 +219,66 @@ def test_explain_upto_explains_what_was_known_then():
     assert json.loads(result.stdout)["facts"] == []  # NNN becomes certain at event 15
 
 
-def test_check_explain_prints_the_solution_path_of_a_unique_puzzle():
-    puzzle = EXAMPLES / "three-of-a-crime" / "puzzle-deep.yaml"
+UNIQUE_PUZZLES = [p for p in sorted(EXAMPLES.glob("*/puzzle-*.yaml")) if "ambiguous" not in p.name]
+
+
+def says_the_answer(game: str, answer, facts: list[str]) -> bool:
+    """Whether a solution path's facts state the answer `check` found (in its JSON form)."""
+    if game == "three-of-a-crime":
+        card = " ".join(short for short, name in ABBREVIATIONS.items() if name in answer)
+        return len(facts) == 1 and facts[0] == f"the secret card is {card}"
+    if game == "six-suspects":
+        culprits = sorted(f[0] for f in facts if f.endswith(" is a culprit"))
+        return culprits == answer and len(facts) == len(COLUMNS)
+    if game == "game-of-suspicion":
+        return len(facts) == 1 and facts[0].endswith(f"'s hand is {' '.join(map(str, answer))}")
+    return facts == [f for f in facts if f.endswith(f": {answer}")] and len(facts) == 1
+
+
+@pytest.mark.parametrize("puzzle", UNIQUE_PUZZLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_check_explain_prints_the_solution_path_of_every_unique_puzzle(puzzle):
+    """Each fact of the path is certain from its own clues alone, no clue of them can be left
+    out, the facts state the answer `check` found, and the length and depth are those of the
+    facts' sets and case splits."""
     result = CliRunner().invoke(cli, ["check", str(puzzle), "--explain", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     path = data["solution_path"]
-    assert path["fact"].startswith("the secret card is") and path["minimal"] is True
-    assert path["length"] == len(path["events"]) and path["length"] >= 2
-    assert path["fact"] in path["chain"][-1]["newly_certain"]
-    assert path["case_splits"] == sum(bool(s["case_split"]) for s in path["chain"])
+    facts = [part["fact"] for part in path["facts"]]
+    assert says_the_answer(data["game"], data["answer"], facts)
+    grounds = GAMES[data["game"]].grounds(load(str(puzzle)))
+    splits = set()
+    for part in path["facts"]:
+        fact, kept = part["fact"], frozenset(e["event"] for e in part["events"])
+        assert part["minimal"] and grounds.chance(kept)[fact] == 1
+        assert all(grounds.chance(kept - {e})[fact] < 1 for e in kept)
+        for step in part["chain"]:
+            if step["split"]:
+                splits.add(step["event"])
+                assert fact in step["newly_certain"]
+                assert grounds.chance(frozenset({step["event"]}))[fact] < 1
+    used = sorted({e["event"] for part in path["facts"] for e in part["events"]})
+    assert [e["event"] for e in path["events"]] == used and path["length"] == len(used)
+    assert path["depth"] == len(splits)
+    text = CliRunner().invoke(cli, ["check", str(puzzle), "--explain"]).stdout
+    assert f"path: {len(used)} clues" in text
+
+
+def test_check_explain_of_a_puzzle_that_is_not_unique_prints_no_path():
     ambiguous = EXAMPLES / "three-of-a-crime" / "puzzle-ambiguous.yaml"
     result = CliRunner().invoke(cli, ["check", str(ambiguous), "--explain", "--json"])
     assert result.exit_code == 1 and "solution_path" not in json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_generated_puzzles_carry_their_solution_paths_length_and_depth(game):
+    result = CliRunner().invoke(cli, ["generate", game, "--count", "2", "--seed", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    for made in json.loads(result.stdout):
+        grade = made["puzzle"].pop("path")
+        path = solution_path(GAMES[game], as_document(made)).data
+        assert grade == {"length": path["length"], "depth": path["depth"]}
+        assert grade["length"] >= 1 and 0 <= grade["depth"] <= grade["length"]
 
 
 def test_why_in_the_session_explains_as_explain_does(tmp_path):

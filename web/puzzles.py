@@ -32,6 +32,7 @@ from starlette.routing import Route
 from cli.app import game_of
 from models import GAMES
 from solver.errors import InputError, SleuthError
+from solver.explain import graded
 from solver.logfile import Document, as_whole, dump, load, parse_text
 from solver.names import NameSet
 from solver.report import Report, Table
@@ -175,6 +176,7 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
         try:
             game, count, seed, difficulty, visible = generate_options(options)
             made = game.generate(random.Random(seed), count, difficulty, visible=visible)
+            made = [graded(game, puzzle) for puzzle in made]
         except SleuthError as error:
             return desk(422, error=str(error), options=options)
         return desk(200, generated=[dump(p) for p in made], options=options)

@@ -314,6 +314,18 @@ class GameOfSuspicion:
         about the hidden cards is a statement), or what moved its probability (explain.py)."""
         return explained(self.name, doc, self.grounds(doc, upto), fact)
 
+    def answer_facts(self, doc: Document, grounds: Grounds) -> list[str]:
+        """What a puzzle's answer says, as facts (`solution_path`): the player's hand, or for
+        "who holds V", whether each opponent holds a V (the middle's share follows)."""
+        from models.game_of_suspicion.puzzle import question_of
+
+        kind, subject = question_of(doc.data.get("puzzle") or {})
+        certain = grounds.certain(frozenset(grounds.statements))
+        if kind == "hand":
+            player = NameSet("player", doc.data.get("players") or []).resolve(str(subject))
+            return [f for f in certain if f.startswith(f"{player}'s hand is ")]
+        return [f for f in certain if f.endswith((f" holds {subject}", f" lacks {subject}"))]
+
     def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
         from models.game_of_suspicion.explain import TOO_LARGE, grounds_of
 

@@ -102,6 +102,7 @@ class SixSuspects:
         return TEMPLATE
 
     def counts(self, doc: Document, upto: int | None = None) -> tuple[Log, Counts]:
+        doc = visible_as_given(doc)
         log = parse(doc, upto, doc.events_key)
         return log, count(log.deck, log.seen_cards())
 
@@ -143,6 +144,12 @@ class SixSuspects:
             lines.append(f"{c} {log.deck.suspects[COLUMNS.index(c)]} cannot be a culprit")
         return Report(data, [grid_table(log, counts)], lines, log.warnings)
 
+    def answer_facts(self, doc: Document, grounds: Grounds) -> list[str]:
+        """What a puzzle's answer (the culprit set) says, as facts: each suspect certainly a
+        culprit or certainly innocent (`solution_path`)."""
+        certain = grounds.certain(frozenset(grounds.statements))
+        return sorted(certain, key=lambda fact: not fact.endswith(" is a culprit"))
+
     def explain(self, doc: Document, fact: str | None = None, upto: int | None = None) -> Report:
         """Why a suspect is certainly a culprit or certainly innocent (each card seen is a
         statement), or what moved a suspect's probability."""
@@ -150,7 +157,8 @@ class SixSuspects:
 
     def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
         log, _ = self.counts(doc, upto)
-        events = doc.events(doc.events_key, upto)
+        looks = visible_as_given(doc)
+        events = looks.events(looks.events_key, upto)
         names = {c: f"{c} {name}" for c, name in zip(COLUMNS, log.deck.suspects, strict=True)}
 
         def culprit(kept: frozenset[int]) -> dict[str, Fraction]:
@@ -281,10 +289,7 @@ class SixSuspects:
             )
         if body.get("question", "culprit") != "culprit":
             raise InputError(f"unknown question {body['question']!r}; did you mean 'culprit'?")
-        if isinstance(body.get("visible"), dict):
-            given = [{"look": {"slot": s, "card": c}} for s, c in body["visible"].items()]
-            doc = Document({**doc.data, "puzzle": {**body, "given": given}}, doc.path)
-        log = parse(doc, key="given")
+        log = parse(visible_as_given(doc), key="given")
         return log.deck, {seen.event - 1: (seen.slot, seen.card) for seen in log.seen}
 
     def check(self, doc: Document) -> Report:
@@ -480,3 +485,15 @@ class SixSuspects:
             return {"vote": dict(zip(rest[0::2], rest[1::2], strict=True))}
         hint = NameSet("command", EVENT_KINDS).suggestion(kind)
         raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def visible_as_given(doc: Document) -> Document:
+    """A puzzle's `visible: {A1: diamond, ...}` read as the looks of `given`, one clue per card
+    in its order, so that every command reads a puzzle file the same way."""
+    body = doc.data.get("puzzle")
+    if "events" in doc.data or not isinstance(body, dict):
+        return doc
+    if not isinstance(body.get("visible"), dict):
+        return doc
+    given = [{"look": {"slot": s, "card": c}} for s, c in body["visible"].items()]
+    return Document({**doc.data, "puzzle": {**body, "given": given}}, doc.path)

@@ -269,11 +269,13 @@ class Replay:
         return found
 
     def cases(self, kept: frozenset[int], fact: str) -> list[str]:
-        """The places still possible for each hidden incriminating card (a case split's cases)."""
+        """The places still possible for the fact's incriminating card, or for each hidden one
+        when the fact is about a hand (a case split's cases)."""
         chance = self.chances(kept)
+        cards = [card for card in self.hidden if fact.startswith(f"evidence {card}:")]
         return [
             f"{card} {place_words(place)}"
-            for card in self.hidden
+            for card in cards or self.hidden
             for place in self.places
             if chance[at(card, place)] > 0
         ]
@@ -443,6 +445,7 @@ def certain_parts(
                     {
                         **where(replay.doc, grounds, s.event),
                         "newly_certain": s.newly_certain,
+                        "split": s.split,
                         "case_split": s.case_split,
                     }
                     for s in chains[fact]
@@ -456,9 +459,10 @@ def certain_parts(
             said = brief(step.newly_certain) or "nothing certain yet"
             lines.append(f"  event {step.event}: {step.words} → {said}")
             split = [f for f in group if chains[f][i].case_split]
-            if split:
-                cases = chains[split[0]][i].case_split
-                before, after = cases["before"], cases["after"]
+            if split:  # each fact's cases are its own card's places: all of the group's
+                splits = [chains[f][i].case_split for f in split]
+                before = list(dict.fromkeys(c for cases in splits for c in cases["before"]))
+                after = list(dict.fromkeys(c for cases in splits for c in cases["after"]))
                 lines.append(
                     f"    a case split: before it, {len(before)} places were open "
                     f"({listed(before)}); this event leaves {len(after)} ({listed(after)}), "

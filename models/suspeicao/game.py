@@ -320,6 +320,15 @@ class Suspeicao:
         post = self.posterior(doc, upto)  # a contradictory or too entangled log is refused here
         return explain(self.name, doc, post.log, fact, upto, post.belief)
 
+    def answer_facts(self, doc: Document, grounds: Grounds) -> list[str]:
+        """What a puzzle's answer says, as a fact: where its incriminating card is
+        (`solution_path`)."""
+        from models.suspeicao.puzzle import Puzzle
+
+        where = f"evidence {Puzzle(doc).card}: "
+        certain = grounds.certain(frozenset(grounds.statements))
+        return [f for f in certain if f.startswith(where) and not f.startswith(f"{where}not ")]
+
     def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
         """The round's statements and the exact chance of every fact with only some of them."""
         from models.suspeicao.explain import Replay

@@ -319,15 +319,10 @@ class ThreeOfACrime:
         token, seen card and accusation is a statement), or what moved a probability."""
         return explained(self.name, doc, self.grounds(doc, upto), fact)
 
-    def solution_path(self, doc: Document, checked: Report) -> Report:
-        """A unique puzzle's solution path: why the answer card is certain, from its clues
-        (`check --explain`), with its length and its case splits (how deep it goes)."""
-        answer = checked.data["answer"]
-        fact = f"the secret card is {short_label(parse_card(answer, {}))}"
-        path = self.explain(doc, fact)
-        path.data["length"] = len(path.data["events"])
-        path.data["case_splits"] = sum(bool(s["case_split"]) for s in path.data["chain"])
-        return path
+    def answer_facts(self, doc: Document, grounds: Grounds) -> list[str]:
+        """What a puzzle's answer says, as facts: the secret card (`solution_path`)."""
+        every = frozenset(grounds.statements)
+        return [f for f in grounds.certain(every) if f.startswith("the secret card is ")]
 
     def grounds(self, doc: Document, upto: int | None = None) -> Grounds:
         log, _ = self.posterior(doc, upto)  # a contradictory log is refused here

@@ -18,6 +18,7 @@ the statements. Everything here asks only that:
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -27,7 +28,6 @@ from typing import Any
 
 from solver.errors import InputError
 from solver.logfile import Document
-from solver.names import NameSet
 from solver.report import Report, Table, probability
 
 
@@ -79,8 +79,10 @@ class Grounds:
                 by_name.setdefault(plain(name), fact)
         if plain(asked) in by_name:
             return by_name[plain(asked)]
-        hint = NameSet("fact", sorted(by_name)).suggestion(plain(asked))
-        if hint.startswith("; expected one of"):  # hundreds of names: a few examples instead
+        close = difflib.get_close_matches(plain(asked), list(by_name), n=1, cutoff=0.5)
+        if close:  # named as the game names it, not in the matching form
+            hint = f"; did you mean {by_name[close[0]]!r}?"
+        else:  # hundreds of names: a few examples instead of all
             hint = f"; e.g. {', '.join(repr(f) for f in facts[:3])}"
         raise InputError(f"no fact named {asked!r}{hint}; the facts are named as solve names them")
 

@@ -204,7 +204,7 @@ def test_explain_of_every_certain_fact_and_of_an_open_one():
 
 
 @pytest.mark.parametrize(
-    ("asked", "hint"), [("NNM guilty", "did you mean 'nnn guilty'"), ("zzz", "")]
+    ("asked", "hint"), [("NNM guilty", "did you mean 'No Neck Nick is guilty'"), ("zzz", "")]
 )
 def test_a_fact_that_does_not_exist_is_one_line(asked, hint):
     log = EXAMPLES / "three-of-a-crime" / "multi-round.yaml"

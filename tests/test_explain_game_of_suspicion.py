@@ -650,7 +650,7 @@ def test_explain_a_fact_that_is_not_certain_lists_what_moved_it():
 
 
 @pytest.mark.parametrize(
-    ("asked", "hint"), [("Dan hold 8", "did you mean 'dan holds 8'"), ("zzz", "")]
+    ("asked", "hint"), [("Dan hold 8", "did you mean 'Dan holds 8'"), ("zzz", "")]
 )
 def test_a_fact_that_does_not_exist_is_one_line(asked, hint):
     result = invoke(EXAMPLES / "round-4p.yaml", asked)

@@ -396,7 +396,7 @@ def test_an_open_fact_lists_what_moved_it():
 
 
 @pytest.mark.parametrize(
-    ("asked", "hint"), [("card 9 in pil", "did you mean 'card 9 in pile'"), ("zzz", "")]
+    ("asked", "hint"), [("card 9 in pil", "did you mean 'evidence 9: pile'"), ("zzz", "")]
 )
 def test_a_fact_that_does_not_exist_is_one_line(asked, hint):
     result = explain(EXAMPLES / "round-4p.yaml", "--upto", 12, asked, exit_code=2)

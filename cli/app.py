@@ -321,25 +321,48 @@ def simulate(
             help="The player's policy, where a game has several (6 Suspects, Game of Suspicion, Suspeição: advice|random)."
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Local Dask worker processes (default: one per core; 1: this process only).",
+        ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="An existing Dask cluster's scheduler, e.g. tcp://HOST:8786 (default: "
+            "$SLEUTH_SCHEDULER unless --workers is given).",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Play random games by the rules and report how well they go.
+    """Play random games by the rules and report how well they go, on every core.
+
+    The games are cut into fixed chunks, each with its own seed from --seed, so a seed gives
+    the same report with any number of workers or on any cluster (docs/cluster.md). A small
+    job runs in this process.
 
     Example: [bold]sleuth simulate three-of-a-crime --games 2000 --seed 1[/]
-    or [bold]sleuth simulate six-suspects --games 50 --policy random[/]
+    or [bold]sleuth simulate game-of-suspicion --games 2000 --workers 2[/]
     """
     from rich.progress import Progress
+
+    from models.selfplay import simulate as self_play
 
     def body():
         chosen = game_named(game)
         with Progress(console=errors, transient=True) as progress:
             task = progress.add_task("simulating", total=games_)
-            options = {"policy": policy} if policy is not None else {}
-            return chosen.simulate(
-                random.Random(seed),
+            return self_play(
+                chosen,
                 games_,
-                lambda share=1.0: progress.advance(task, share),
-                **options,
+                seed,
+                policy,
+                workers=workers,
+                scheduler=scheduler,
+                progress=lambda chunk: progress.advance(task, chunk.size),
             )
 
     run(body, as_json, spinner=False)  # it has a progress bar of its own

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from solver.logfile import Document
 from solver.report import Report
@@ -50,14 +50,20 @@ class Game(Protocol):
         """Puzzles as documents in the puzzle format (`visible`: cards shown, where it applies)."""
         ...
 
-    def simulate(
-        self,
-        rng: random.Random,
-        games: int,
-        progress: Callable[[], None] | None = None,
-        policy: str | None = None,
-    ) -> Report:
-        """Self-play statistics; `policy` picks the player's policy where a game has several."""
+    # Self-play (`sleuth simulate`), in chunks that solver/batch.py runs here or on Dask: a
+    # chunk's games depend on its seed alone, and merging the chunks' results in order gives the
+    # report, so a seed's report is the same whatever the number of workers.
+    def simulate_chunk_size(self, policy: str | None = None) -> int:
+        """Games per chunk: a constant of the game and policy, never of the workers. Raises
+        InputError for a policy the game does not have (before any game is played)."""
+        ...
+
+    def simulate_chunk(self, seed: int, games: int, policy: str | None = None) -> Any:
+        """Play `games` games from `random.Random(seed)`: a small picklable partial result."""
+        ...
+
+    def simulate_report(self, partials: list[Any], policy: str | None = None) -> Report:
+        """The statistics of every chunk's partial result (given in chunk order)."""
         ...
 
     def parse_line(self, text: str) -> dict:

@@ -358,16 +358,20 @@ class GameOfSuspicion:
 
         return generate(rng, count, difficulty, progress)
 
-    def simulate(
-        self,
-        rng: random.Random,
-        games: int,
-        progress: Callable[[], None] | None = None,
-        policy: str | None = None,
-    ) -> Report:
+    def simulate_chunk_size(self, policy: str | None = None) -> int:
+        from models.game_of_suspicion.selfplay import chunk_size
+
+        return chunk_size(policy)
+
+    def simulate_chunk(self, seed: int, games: int, policy: str | None = None) -> dict:
+        from models.game_of_suspicion.selfplay import play_chunk
+
+        return play_chunk(random.Random(seed), games, policy)
+
+    def simulate_report(self, partials: list, policy: str | None = None) -> Report:
         from models.game_of_suspicion.selfplay import report
 
-        return report(rng, games, progress, policy)
+        return report(partials, policy)
 
     def entry(self, doc: Document) -> list[EntryForm]:
         """The events a player taps in (`sleuth serve`): the deal, looks, every card played

@@ -389,25 +389,18 @@ class SixSuspects:
 
         return puzzles.collect(count, attempt, tries, progress)
 
-    def simulate(
-        self,
-        rng: random.Random,
-        games: int,
-        progress: Callable[[], None] | None = None,
-        policy: str | None = None,
-    ) -> Report:
-        policies = [policy] if policy else list(simulate.POLICIES)
-        for name in policies:
-            if name not in simulate.POLICIES:
-                hint = NameSet("policy", simulate.POLICIES).suggestion(name)
-                raise InputError(f"unknown policy {name!r}{hint}")
-        deck = load_deck()
+    def simulate_chunk_size(self, policy: str | None = None) -> int:
+        return min(simulate.CHUNK[name] for name in simulate.policies(policy))
 
-        def tick() -> None:  # the bar counts games, each played once per policy
-            if progress:
-                progress(1 / len(policies))  # type: ignore[call-arg]
+    def simulate_chunk(self, seed: int, games: int, policy: str | None = None) -> simulate.Tally:
+        return simulate.play_chunk(random.Random(seed), load_deck(), games, policy)
 
-        results = [simulate.simulate(rng, deck, games, name, tick) for name in policies]
+    def simulate_report(self, partials: list[simulate.Tally], policy: str | None = None) -> Report:
+        games = sum(tally.games for tally in partials)
+        results = [
+            simulate.Result(name, games, sum(tally.hits[name] for tally in partials))
+            for name in simulate.policies(policy)
+        ]
         rows, data_policies = [], {}
         for result in results:
             low, high = wilson_interval(result.hits, result.games)

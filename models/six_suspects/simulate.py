@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from models.six_suspects.advice import one_look_values
 from models.six_suspects.posterior import count
 from models.six_suspects.rules import SLOTS, Card, Deck, resolve
+from solver.errors import InputError
+from solver.names import NameSet
 
 LOOKS = 5  # four looks, and one more after someone announces
 POLICIES = ("advice", "random")
+CHUNK = {"advice": 2, "random": 200}  # games per batch chunk (~0.5-1 s here), never from workers
 
 
 def choose_look(policy: str, rng: random.Random, deck: Deck, seen: dict[int, Card]) -> int:
@@ -61,3 +64,28 @@ def simulate(
         if progress:
             progress()
     return Result(policy, games, hits)
+
+
+def policies(policy: str | None) -> list[str]:
+    """The policies a run plays: the one named, or all of them."""
+    names = [policy] if policy else list(POLICIES)
+    for name in names:
+        if name not in POLICIES:
+            raise InputError(
+                f"unknown policy {name!r}{NameSet('policy', POLICIES).suggestion(name)}"
+            )
+    return names
+
+
+@dataclass
+class Tally:
+    """A batch chunk's games: how many, and each policy's hits (picklable; chunks add up)."""
+
+    games: int
+    hits: dict[str, int]
+
+
+def play_chunk(rng: random.Random, deck: Deck, games: int, policy: str | None) -> Tally:
+    """`games` games under each policy in turn, from one generator (as a serial run plays)."""
+    hits = {name: simulate(rng, deck, games, name, None).hits for name in policies(policy)}
+    return Tally(games, hits)

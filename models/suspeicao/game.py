@@ -358,16 +358,20 @@ class Suspeicao:
 
         return generate(self, rng, count, difficulty, progress)
 
-    def simulate(
-        self,
-        rng: random.Random,
-        games: int,
-        progress: Callable[[], None] | None = None,
-        policy: str | None = None,
-    ) -> Report:
+    def simulate_chunk_size(self, policy: str | None = None) -> int:
+        from models.suspeicao.selfplay import chunk_size
+
+        return chunk_size(policy)
+
+    def simulate_chunk(self, seed: int, games: int, policy: str | None = None) -> dict:
+        from models.suspeicao.selfplay import play_chunk
+
+        return play_chunk(self, random.Random(seed), games, policy)
+
+    def simulate_report(self, partials: list, policy: str | None = None) -> Report:
         from models.suspeicao.selfplay import report
 
-        return report(self, rng, games, progress, policy)
+        return report(self, partials, policy)
 
     def event_text(self, event: object, doc: Document) -> str:
         """One event of the log in the players' words (the history of `sleuth serve`)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 
 from models.suspeicao.advice import plays
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, View, play_round, random_policy
@@ -23,6 +25,7 @@ from solver.report import Report, Table
 POLICIES = ("advice", "random")
 PLAYERS = ["P1", "P2", "P3"]
 SEAT = "P1"
+CHUNK = {"advice": 2, "random": 100}  # rounds per batch chunk (~0.5-1 s here)
 
 
 def advice_policy(game) -> Callable[[View, random.Random], Choice]:
@@ -47,31 +50,62 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
     return decide
 
 
-def report(
-    game,
-    rng: random.Random,
-    games: int,
-    progress: Callable[[], None] | None = None,
-    policy: str | None = None,
-) -> Report:
+def policies(policy: str | None) -> list[str]:
+    """The policies a run plays: the one named, or all of them."""
     names = [policy] if policy else list(POLICIES)
     for name in names:
         if name not in POLICIES:
             raise InputError(
                 f"unknown policy {name!r}{NameSet('policy', POLICIES).suggestion(name)}"
             )
-    rows, data = [], {}
-    for name in names:
-        policies = {SEAT: advice_policy(game)} if name == "advice" else {}
-        margins = []
+    return names
+
+
+def chunk_size(policy: str | None) -> int:
+    """Rounds per batch chunk: fixed by the policies played, never by the number of workers."""
+    return min(CHUNK[name] for name in policies(policy))
+
+
+@dataclass
+class Margins:
+    """A policy's margins over some rounds, as exact sums (picklable; the chunks' sums add up,
+    and the mean and spread of all rounds come out exactly as from the whole list)."""
+
+    games: int = 0
+    total: Fraction = Fraction(0)
+    squares: Fraction = Fraction(0)
+
+    def __add__(self, other: Margins) -> Margins:
+        return Margins(
+            self.games + other.games, self.total + other.total, self.squares + other.squares
+        )
+
+
+def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict[str, Margins]:
+    """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
+    sums = {}
+    for name in policies(policy):
+        seats = {SEAT: advice_policy(game)} if name == "advice" else {}
+        margins = Margins()
         for _ in range(games):
-            result = play_round(rng, PLAYERS, SEAT, policies=policies)
+            result = play_round(rng, PLAYERS, SEAT, policies=seats)
             others = [result.scores[p] for p in PLAYERS if p != SEAT]
-            margins.append(result.scores[SEAT] - sum(others) / len(others))
-            if progress:
-                progress(1 / len(names))  # type: ignore[call-arg]
-        mean = sum(margins) / games
-        spread = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(games - 1, 1))
+            margin = result.scores[SEAT] - Fraction(sum(others), len(others))
+            margins += Margins(1, margin, margin * margin)
+        sums[name] = margins
+    return sums
+
+
+def report(game, partials: list[dict[str, Margins]], policy: str | None = None) -> Report:
+    """The report of every chunk's margins, added up policy by policy: the mean margin of P1
+    and a 95% normal interval from the sample spread."""
+    rows, data = [], {}
+    for name in policies(policy):
+        sums = sum((chunk[name] for chunk in partials), Margins())
+        games = sums.games
+        exact_mean = sums.total / games
+        variance = (sums.squares - sums.total * exact_mean) / max(games - 1, 1)
+        mean, spread = float(exact_mean), math.sqrt(variance)
         half = 1.96 * spread / math.sqrt(games)
         rows.append([name, str(games), f"{mean:+.3f}", f"{mean - half:+.3f} – {mean + half:+.3f}"])
         data[name] = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import shlex
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
@@ -575,12 +575,18 @@ class ThreeOfACrime:
 
     # --- simulation and session ------------------------------------------------------------
 
-    def simulate(
-        self, rng: random.Random, games: int, progress=None, policy: str | None = None
-    ) -> Report:
+    def simulate_chunk_size(self, policy: str | None = None) -> int:
         if policy is not None:
             raise InputError("three-of-a-crime simulates random face-up cards: leave out --policy")
-        stats = simulate.round_statistics(rng, games, progress)
+        return simulate.CHUNK
+
+    def simulate_chunk(self, seed: int, games: int, policy: str | None = None) -> Counter:
+        """Rounds by the number of face-up cards they needed, for `games` rounds from `seed`."""
+        return simulate.cards_needed(random.Random(seed), games)
+
+    def simulate_report(self, partials: list[Counter], policy: str | None = None) -> Report:
+        stats = simulate.round_statistics(sum(partials, Counter()))
+        games = stats.games
         distribution = {str(k): stats.distribution[k] for k in sorted(stats.distribution)}
         data = {
             "game": self.name,

@@ -32,12 +32,20 @@ class RoundStats:
     unique_by_sixth: float  # fraction of rounds unique by the sixth card (the two-player limit)
 
 
-def round_statistics(rng: random.Random, games: int, progress=None) -> RoundStats:
+CHUNK = 10_000  # rounds per batch chunk (about 0.5 s here): fixed, never from the workers
+
+
+def cards_needed(rng: random.Random, games: int) -> Counter:
+    """Play `games` fresh rounds: how many rounds needed each number of face-up cards."""
     counts: Counter = Counter()
     for _ in range(games):
         counts[cards_until_unique(rng)] += 1
-        if progress:
-            progress()
+    return counts
+
+
+def round_statistics(counts: Counter) -> RoundStats:
+    """The statistics of rounds counted by `cards_needed` (of one chunk or of all, summed)."""
+    games = sum(counts.values())
     mean = sum(k * n for k, n in counts.items()) / games
     by_sixth = sum(n for k, n in counts.items() if k <= 6) / games
     return RoundStats(games, counts, mean, by_sixth)

@@ -2,7 +2,15 @@
 
 import sys
 
-from bench import explain, game_of_suspicion, six_suspects, suspeicao, three_of_a_crime, web
+from bench import (
+    batch,
+    explain,
+    game_of_suspicion,
+    six_suspects,
+    suspeicao,
+    three_of_a_crime,
+    web,
+)
 
 BENCHES = {
     "three-of-a-crime": three_of_a_crime.main,
@@ -11,6 +19,7 @@ BENCHES = {
     "suspeicao": suspeicao.main,
     "web": web.main,
     "explain": explain.main,
+    "batch": batch.main,
 }
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ def on_cluster(
     progress: Callable[[Chunk], None] | None,
 ) -> Iterator[T]:
     """The chunks on Dask: a bounded window of chunks in flight, results reordered by index."""
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
     with connected(workers, scheduler, len(chunks)) as client:
         threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
@@ -168,7 +168,14 @@ def on_cluster(
         following = 0
         for future in running:
             chunk = chunk_of.pop(future.key)
-            result = future.result()
+            try:
+                result = future.result()
+            except KilledWorker:
+                raise SleuthError(
+                    f"chunk {chunk.index} of the job was given up: workers died running it more "
+                    "often than Dask allows (distributed.scheduler.allowed-failures); is a "
+                    "worker out of memory?"
+                ) from None
             future.release()
             if isinstance(result, Failed):
                 raise result.error
@@ -197,7 +204,7 @@ def connected(workers: int | None, scheduler: str | None, chunks: int) -> Iterat
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
-                silence_logs=logging.ERROR,
+                silence_logs=logging.CRITICAL,  # shutdown races log errors; a failed job says why
             ) as cluster,
             Client(cluster, set_as_default=False) as client,
         ):

@@ -1,0 +1,132 @@
+"""The batch engine (solver/batch.py): `simulate game-of-suspicion` (3 players) on 2 local Dask
+workers beside 1 worker (this process, what `--workers 1` runs), and the engine's cost on small
+jobs beside playing the same chunks in this process.
+
+Each figure is beside its baseline as a ratio; every pair is checked to give the same report
+(the determinism rule). The machine's load average is printed first: another process on the
+machine's 2 cores takes its share from the workers."""
+
+from __future__ import annotations
+
+import os
+import time
+from functools import partial
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.timing import fmt, total
+from models import GAMES
+from models.selfplay import play_chunk, simulate
+from solver import batch
+
+GAME = "game-of-suspicion"
+RANDOM_ROUNDS = 10_000  # the issue's 10⁴ rounds, with the random policy (~6 ms a round here)
+ADVICE_ROUNDS = 160  # the advice policy is ~100 ms a round: 10⁴ would take ~17 min on one core
+SMALL = 10  # the small job: 10 rounds, one chunk
+SEED = 2026
+
+
+def timed(policy: str, rounds: int, **where: object) -> tuple[float, dict]:
+    start = time.perf_counter()
+    report = simulate(GAMES[GAME], rounds, SEED, policy, **where)  # type: ignore[arg-type]
+    return time.perf_counter() - start, report.data
+
+
+def forced_cluster(policy: str, rounds: int, workers: int) -> tuple[float, dict]:
+    """The job on a LocalCluster started for it, even when it is small enough to run here."""
+    game = GAMES[GAME]
+    start = time.perf_counter()
+    chunks = batch.plan(rounds, game.simulate_chunk_size(policy), SEED)
+    task = partial(play_chunk, GAME, policy)
+    partials = list(batch.on_cluster(task, chunks, workers, None, None))
+    report = game.simulate_report(partials, policy)
+    return time.perf_counter() - start, report.data
+
+
+def direct(policy: str, rounds: int) -> tuple[float, dict]:
+    """No engine at all: the game's chunks played and merged by hand, in this process."""
+    game = GAMES[GAME]
+    start = time.perf_counter()
+    chunks = batch.plan(rounds, game.simulate_chunk_size(policy), SEED)
+    partials = [game.simulate_chunk(c.seed, c.size, policy) for c in chunks]
+    report = game.simulate_report(partials, policy)
+    return time.perf_counter() - start, report.data
+
+
+def burn(seconds: float) -> float:
+    """Pure Python work for about `seconds` of one free core; its wall time."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(int(seconds * 15_000_000)):
+        total += i * i
+    return time.perf_counter() - start
+
+
+def free_speed_up(seconds: float = 2.0) -> float:
+    """What 2 plain processes gain over 1 right now on the same work: the ceiling of the
+    engine's speed-up while the machine is shared (2.0 on 2 idle cores)."""
+    import multiprocessing
+
+    one = total(lambda: [burn(seconds), burn(seconds)])
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(burn, [0.01, 0.01])  # started before timing
+        two = total(lambda: pool.map(burn, [seconds, seconds], chunksize=1))
+    return one / two
+
+
+def load_now() -> str:
+    """The 1-minute load average: above 1 beside a 1-worker run, other work shared the cores."""
+    return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?"
+
+
+def main() -> None:
+    console = Console()
+    console.print(f"batch: {batch.cores()} cores, 1-minute load average before: {load_now()}")
+    GAMES[GAME].simulate_chunk(SEED, 1, "advice")  # warm this process's imports and caches
+
+    speed = Table(title=f"{GAME} (3 players): 2 local Dask workers beside 1 worker")
+    columns = ("job", "1 worker (this process)", "2 local workers", "speed-up", "ceiling now")
+    for column in columns:
+        speed.add_column(column)
+    for policy, rounds in (("random", RANDOM_ROUNDS), ("advice", ADVICE_ROUNDS)):
+        ceiling = free_speed_up()
+        one, one_data = timed(policy, rounds, workers=1)
+        two, two_data = timed(policy, rounds, workers=2)
+        assert one_data == two_data, "the same seed gave two reports"
+        chunks = len(batch.plan(rounds, GAMES[GAME].simulate_chunk_size(policy), SEED))
+        job = f"{rounds:,} rounds, --policy {policy} ({chunks} chunks)"
+        speed.add_row(job, fmt(one), fmt(two), f"{one / two:.2f}×", f"{ceiling:.2f}×")
+    console.print(speed)
+    console.print(
+        f"(the issue asks for 10⁴ rounds: done with the random policy; the advice policy's "
+        f"rounds cost ~17× more, so {ADVICE_ROUNDS} of them; both include starting and "
+        f"closing the 2-worker LocalCluster. 'ceiling now': 2 plain processes over 1 on pure "
+        f"Python work, just before; 2.00× on 2 idle cores, less while other work runs)"
+    )
+
+    small = Table(title="the engine on small jobs, beside playing the chunks in this process")
+    for column in ("job", "no engine", "sleuth simulate's path", "ratio"):
+        small.add_column(column)
+    size = GAMES[GAME].simulate_chunk_size("random")
+    for label, rounds in (
+        (f"{SMALL} rounds (1 chunk)", SMALL),
+        (f"{batch.SMALL_JOB} chunks ({batch.SMALL_JOB * size} rounds)", batch.SMALL_JOB * size),
+    ):
+        base, base_data = direct("random", rounds)
+        auto, auto_data = timed("random", rounds)  # default workers: runs here, as it is small
+        assert base_data == auto_data
+        small.add_row(f"{label}, in process", fmt(base), fmt(auto), f"{auto / base:.2f}×")
+        forced, forced_data = forced_cluster("random", rounds, 2)
+        assert base_data == forced_data
+        small.add_row(
+            f"{label}, on a 2-worker LocalCluster (forced)",
+            fmt(base),
+            fmt(forced),
+            f"{forced / base:.2f}×",
+        )
+    console.print(small)
+    console.print(
+        f"(a job of at most {batch.SMALL_JOB} chunks runs in this process unless a scheduler "
+        "is given: starting and closing a LocalCluster costs more than such a job)"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
@@ -179,15 +180,32 @@ def suggest(
             "ahead, 6 Suspects the looks you have left).",
         ),
     ] = None,
+    looks_left: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="6 Suspects: the looks I have left before the vote (default: from the log, "
+            "as the rules fix it).",
+        ),
+    ] = None,
     deck: DeckOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """The best next move and its value: what to accuse and whether to do it now.
 
     Example: [bold]sleuth suggest examples/three-of-a-crime/wrong-accusation.yaml[/]
+    or [bold]sleuth suggest examples/six-suspects/worked-check.yaml --looks-left 2[/]
     """
 
-    run(on_file(log, "suggest", deck, upto, horizon), as_json)
+    def body() -> Any:
+        doc, game = opened(log, deck)
+        if looks_left is None:
+            return game.suggest(doc, upto, horizon)
+        if "looks_left" not in inspect.signature(game.suggest).parameters:
+            raise InputError(f"--looks-left means nothing in {game.title}: leave it out")
+        return game.suggest(doc, upto, horizon, looks_left=looks_left)
+
+    run(body, as_json)
 
 
 @app.command()

@@ -174,3 +174,31 @@ def test_two_looks_from_nothing_seen_use_the_symmetry_exactly():
     assert len(set(values.values())) == 1
     children = [max(look_values(DECK, {0: card}, 1)[1].values()) for card in DECK.cards]
     assert values[0] == sum(children, Fraction(0)) / 12
+
+
+def test_a_horizon_past_the_looks_left_is_never_valued():
+    """With one look left, asking for two values one (the second does not exist): exact, and
+    the best slot's value is the brute force's one-look value."""
+    seen = {0: CARD["diamond"], 1: CARD["3"], 2: CARD["police"], 3: CARD["5"]}
+    best = advise(log_of(seen, {"Ana": 4, "Ben": 4}), horizon=2)
+    assert best.requested == 1 and best.horizon == 1 and best.exact
+    assert best.looks[0].value == max(brute_look(seen, s, 1) for s in range(4, 12))
+    told = advise(log_of(seen, {"Ana": 1, "Ben": 1}), horizon=2, looks=1)
+    assert told.requested == 1 and told.horizon == 1 and told.exact
+    none_left = advise(log_of(seen, {"Ana": 4, "Ben": 4}), looks=0)
+    assert none_left.looks == [] and none_left.exact
+
+
+@settings(max_examples=6, deadline=None)
+@given(states(3, 8), st.integers(1, 5))
+def test_values_short_of_the_looks_left_are_lower_bounds_and_say_so(seen, left):
+    """Depth N of L looks left: not exact, and each value is at most the same look's value
+    with one more look valued (more looks never hurt); with every look left valued, exact."""
+    best = advise(log_of(seen, {"Ana": 1, "Ben": 1}), looks=left)
+    remaining = min(left, 12 - len(seen))
+    assert best.exact == (best.horizon == remaining)
+    one = advise(log_of(seen, {"Ana": 1, "Ben": 1}), horizon=1, looks=left)
+    assert one.horizon == 1 and one.exact == (remaining == 1)
+    if remaining >= 2:
+        _, two, _ = look_values(DECK, seen, 2)
+        assert all(look.value <= two[look.slot] for look in one.looks)

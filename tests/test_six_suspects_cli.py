@@ -21,8 +21,9 @@ import yaml
 from typer.testing import CliRunner
 
 from cli.app import app
-from models.six_suspects.advice import one_look_values
+from models.six_suspects.game import SixSuspects
 from models.six_suspects.rules import COLUMNS, SLOTS, Deck, load_deck, resolve
+from solver.logfile import Document
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "six-suspects"
@@ -127,12 +128,34 @@ def worked_check_values() -> tuple[dict[str, Fraction], dict[str, Fraction]]:
 
 # --- suggest -----------------------------------------------------------------------------------
 
+
+def test_a_horizon_past_the_looks_left_values_only_the_looks_left():
+    """The worked check leaves Ana one look (she has looked 4 times): --horizon 2 values one,
+    exactly, and says where the number of looks came from."""
+    data = invoke_json("suggest", WORKED, "--horizon", 2)
+    assert data["looks_left"] == 1 and data["horizon"] == 1 and data["exact"] is True
+    assert data["looks_left_from"] == "the log"
+    expected = worked_check_values()[0]
+    assert data["looks"][0]["p_hit"] == round(float(max(expected.values())), 6)
+    text = invoke("suggest", WORKED, "--looks-left", 3).stdout
+    assert "3 look(s) left (as told by --looks-left)" in text and "depth 2" in text
+    refused = invoke(
+        "suggest", ROOT / "examples/three-of-a-crime/two-player.yaml", "--looks-left", 1
+    )
+    assert (
+        refused.exit_code == 2
+        and "--looks-left means nothing in Three of a Crime" in refused.stderr
+    )
+
+
 SUGGEST_KEYS = ("vote", "p_vote", "horizon", "exact", "looks", "announce")
 
 
 @pytest.mark.parametrize("horizon", [1, 2])
 def test_suggest_on_the_worked_check_is_exact_expectimax(horizon):
-    data = invoke_json("suggest", WORKED, "--horizon", horizon)
+    """With as many looks left as valued, the values are exact expectimax (the log leaves Ana
+    one look: two are told with --looks-left)."""
+    data = invoke_json("suggest", WORKED, "--horizon", horizon, "--looks-left", horizon)
     for key in SUGGEST_KEYS:
         assert key in data
     assert data["vote"] == ["A"]
@@ -158,7 +181,8 @@ def test_suggest_on_the_worked_check_is_exact_expectimax(horizon):
 
 def test_suggest_two_looks_are_worth_at_least_one():
     one = {x["slot"]: x["p_hit"] for x in invoke_json("suggest", WORKED, "--horizon", 1)["looks"]}
-    two = {x["slot"]: x["p_hit"] for x in invoke_json("suggest", WORKED, "--horizon", 2)["looks"]}
+    asked = invoke_json("suggest", WORKED, "--horizon", 2, "--looks-left", 2)
+    two = {x["slot"]: x["p_hit"] for x in asked["looks"]}
     assert all(two[s] >= one[s] for s in one)
     assert max(two.values()) > max(one.values())  # here the second look really helps
 
@@ -173,19 +197,22 @@ def test_suggest_text_output():
         line for line in result.stdout.splitlines() if re.search(r"\b[A-F][12]\b", line)
     )
     assert best in first_row  # the table lists the best look first
-    assert "approximation" not in result.stdout
+    assert "lower bound" not in result.stdout  # one look left, one valued: exact
 
 
-def test_suggest_beyond_two_looks_is_a_labelled_approximation():
-    data = invoke_json("suggest", WORKED, "--horizon", 3)
+def test_suggest_beyond_two_looks_is_a_labelled_lower_bound():
+    """Three looks left and --horizon 3: two are valued (depth 2), and the output says that the
+    values are lower bounds; with two looks left the same values are exact."""
+    data = invoke_json("suggest", WORKED, "--horizon", 3, "--looks-left", 3)
     assert data["exact"] is False
     assert data["horizon"] == 2  # the looks valued
-    two = invoke_json("suggest", WORKED, "--horizon", 2)
-    assert data["looks"] == two["looks"]
-    result = invoke("suggest", WORKED, "--horizon", 3)
+    two = invoke_json("suggest", WORKED, "--horizon", 2, "--looks-left", 2)
+    assert data["looks"] == two["looks"] and two["exact"] is True
+    result = invoke("suggest", WORKED, "--horizon", 3, "--looks-left", 3)
     assert result.exit_code == 0
-    assert "approximation" in result.stdout
-    assert "approximation" not in invoke("suggest", WORKED, "--horizon", 2).stdout
+    assert "depth 2" in result.stdout and "lower bounds" in result.stdout
+    exact = invoke("suggest", WORKED, "--horizon", 2, "--looks-left", 2).stdout
+    assert "lower bound" not in exact and "exact" in exact
 
 
 def test_suggest_default_horizon_is_the_looks_left_by_the_rules(tmp_path):
@@ -627,32 +654,32 @@ def grid_cells(block: str) -> dict[str, str]:
     return cells
 
 
-def test_session_grid_marks_the_suggested_look(session):
+def test_session_grid_marks_the_look_suggest_advises(session):
+    """The session's suggested look and its value are `suggest`'s (one advice function for
+    every front end), said as exact or as a lower bound at depth N."""
     done, _, _ = session
     pieces = blocks(done.stdout)
     # events 1-4 saved and the undo; the contradiction adds no grid
-    states = [
-        {"A1": "diamond"},
-        {"A1": "diamond"},
-        {"A1": "diamond", "A2": "3"},
-        {"A1": "diamond", "A2": "3", "B1": "police"},
-        {"A1": "diamond", "A2": "3"},
-    ]
-    assert len(pieces) == len(states)
-    for piece, seen in zip(pieces, states, strict=True):
+    police = {"look": {"slot": "B1", "card": "police"}}
+    prefixes = [RIGHT_EVENTS[:1], RIGHT_EVENTS[:2], RIGHT_EVENTS, [*RIGHT_EVENTS, police]]
+    prefixes.append(RIGHT_EVENTS)
+    assert len(pieces) == len(prefixes)
+    for piece, events in zip(pieces, prefixes, strict=True):
         match = re.search(
-            r"suggested next look: ([A-F][12]) \(then p\(vote hits\) = (\S+)\)", piece
+            r"suggested next look: ([A-F][12]) \(p\(vote hits\) (≥|=) (\S+?),? ", piece
         )
         assert match, piece
-        slot, shown_p = match.groups()
+        slot, relation, shown_p = match.groups()
         cells = grid_cells(piece)
         assert len(cells) == 12, piece
         assert [s for s, cell in cells.items() if cell == "▶ look"] == [slot]
-        assert {s: cell for s, cell in cells.items() if cell not in ("·", "▶ look")} == seen
-        _, values, _ = one_look_values(DECK, by_slot(seen))
-        best = max(values.values())
-        assert values[SLOTS.index(slot)] == best  # a best one-look slot
-        assert shown_p == f"{float(best):.3f}"
+        data = {"game": "six-suspects", "players": ["Ana", "Ben"], "me": "Ana", "events": events}
+        advised = SixSuspects().suggest(Document(data)).data
+        assert slot == advised["looks"][0]["slot"]
+        assert shown_p == f"{advised['looks'][0]['p_hit']:.3f}"
+        assert (relation == "=") == advised["exact"]
+        if not advised["exact"]:
+            assert f"depth {advised['horizon']} of {advised['looks_left']} looks left" in piece
     before = done.stdout.split("event 1 saved")[0]
     assert "nothing seen yet" in before and "▶ look" not in before
 

@@ -51,12 +51,12 @@ class Advice:
     counts: Counts
     vote: list[int]  # best columns now (ties)
     p_vote: Fraction
-    horizon: int  # looks valued
-    exact: bool  # False when the horizon was truncated
+    horizon: int  # looks valued (depth)
+    exact: bool  # True when every look left is valued; else the values are lower bounds
     looks: list[Look]  # best first
     announce: bool
     announce_reason: str
-    requested: int  # looks asked for (default: the looks I have left)
+    requested: int  # the looks I have left (from the log, or as told)
 
 
 def guilt_entropy(culprit: np.ndarray, worlds: float) -> float:
@@ -186,20 +186,26 @@ def looks_left(log: Log) -> int:
     return max(LOOKS_BEFORE_ANNOUNCING - mine, 0) + 1
 
 
-def advise(log: Log, horizon: int | None = None) -> Advice:
+def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Advice:
+    """The advice of every front end (`suggest`, the view of `play` and of the web page): the
+    same look and value for the same state.
+
+    `looks`: the looks I have left (default: from the log, `looks_left`). `horizon`: the looks
+    valued, never more than those left (a look that does not exist is worth nothing); by
+    default two, or one while fewer than two cards are seen (two-look tables are slow then).
+    Valuing fewer looks than are left gives a lower bound of what the looks left can reach,
+    and of the value of this advice followed at every look (it values at least as much)."""
     seen = log.seen_cards()
-    if horizon is None:  # the looks I have left; two-look tables are slow with < 2 cards seen
-        horizon = looks_left(log)
-        cap = EXACT_HORIZON if len(seen) >= DEFAULT_TWO_LOOKS_FROM else 1
-    else:
-        cap = EXACT_HORIZON
-    valued = min(horizon, cap)
-    if valued == 0 or len(seen) == len(log.deck.cards):
+    left = looks_left(log) if looks is None else looks
+    if horizon is None:
+        horizon = EXACT_HORIZON if len(seen) >= DEFAULT_TWO_LOOKS_FROM else 1
+    valued = min(horizon, left, EXACT_HORIZON, len(SLOTS) - len(seen))
+    if valued == 0:
         t = tally(log.deck, seen)
-        counts, looks = t.counts, []
+        counts, ranked = t.counts, []
     else:
-        counts, values, information = look_values(log.deck, seen, valued)
-        looks = sorted(
+        counts, values, information = valued_looks(log.deck, canonical_seen(seen), valued)
+        ranked = sorted(
             (Look(s, values[s], information[s]) for s in values),
             key=lambda look: (-look.value, -look.information, look.slot),
         )
@@ -214,11 +220,24 @@ def advise(log: Log, horizon: int | None = None) -> Advice:
     elif p_vote == 1:
         announce, reason = True, "you are certain"
     else:
-        gain = (looks[0].value if looks else p_vote) - p_vote
+        gain = (ranked[0].value if ranked else p_vote) - p_vote
         announce = gain < ANNOUNCE_GAIN
         reason = (
             f"the best next look adds {float(gain):.3f} to your chance "
             f"({'less' if announce else 'more'} than {float(ANNOUNCE_GAIN):.2f}); "
             "every look you take also lets the others look"
         )
-    return Advice(counts, vote, p_vote, valued, horizon <= valued, looks, announce, reason, horizon)
+    exact = valued == min(left, len(SLOTS) - len(seen))
+    return Advice(counts, vote, p_vote, valued, exact, ranked, announce, reason, left)
+
+
+def canonical_seen(seen: dict[int, Card]) -> tuple[tuple[int, Card], ...]:
+    return tuple(sorted(seen.items(), key=lambda item: item[0]))
+
+
+@lru_cache(maxsize=256)
+def valued_looks(
+    deck: Deck, seen: tuple[tuple[int, Card], ...], horizon: int
+) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
+    """`look_values`, remembered: a page shows the view and the advice of the same state."""
+    return look_values(deck, dict(seen), horizon)

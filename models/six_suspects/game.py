@@ -9,7 +9,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from models.six_suspects import puzzle, simulate
-from models.six_suspects.advice import EXACT_HORIZON, advise, one_look_values
+from models.six_suspects.advice import EXACT_HORIZON, Advice, advise
 from models.six_suspects.counter import Counts
 from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
 from models.six_suspects.posterior import count
@@ -199,14 +199,12 @@ class SixSuspects:
         seen = log.seen_cards()
         if not seen:
             report.lines.append("nothing seen yet: all 12 slots are alike, look anywhere")
-        elif len(seen) < len(SLOTS):
-            _, values, information = one_look_values(log.deck, seen)
-            slot = max(values, key=lambda s: (values[s], round(information[s], 9), -s))
-            report.tables = [grid_table(log, counts, slot)]
-            report.lines.append(
-                f"suggested next look: {SLOTS[slot]} "
-                f"(then p(vote hits) = {float(values[slot]):.3f})"
-            )
+            return report
+        best = advise(log)  # as `suggest` advises
+        if best.looks:
+            look = best.looks[0]
+            report.tables = [grid_table(log, counts, look.slot)]
+            report.lines.append(f"suggested next look: {SLOTS[look.slot]} ({value_words(best)})")
         return report
 
     def replay(self, doc: Document) -> Report:
@@ -228,9 +226,16 @@ class SixSuspects:
         data = {"game": self.name, "consistent": True, "events": full.events, "history": history}
         return Report(data, [table], [], full.warnings)
 
-    def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
-        log = parse(doc, upto)
-        best = advise(log, horizon)
+    def suggest(
+        self,
+        doc: Document,
+        upto: int | None = None,
+        horizon: int | None = None,
+        looks_left: int | None = None,
+    ) -> Report:
+        cards = visible_as_given(doc)
+        log = parse(cards, upto, cards.events_key)
+        best = advise(log, horizon, looks_left)
         names = log.deck.suspects
         looks = [
             {
@@ -250,6 +255,7 @@ class SixSuspects:
             "horizon": best.horizon,
             "exact": best.exact,
             "looks_left": best.requested,
+            "looks_left_from": "the log" if looks_left is None else "--looks-left",
             "looks": looks,
             "announce": best.announce,
             "announce_reason": best.announce_reason,
@@ -261,17 +267,21 @@ class SixSuspects:
         tables = []
         if rows:
             title = f"Where to look (value of {best.horizon} more look(s), best first)"
-            tables.append(Table(title, ["slot", "p(vote hits)", "bits"], rows, highlight={0}))
+            column = "p(vote hits)" if best.exact else "p(vote hits) ≥"
+            tables.append(Table(title, ["slot", column, "bits"], rows, highlight={0}))
         lines = [
             "vote now for: "
             + ", ".join(f"{COLUMNS[c]} {names[c]}" for c in best.vote)
             + f" (p = {float(best.p_vote):.3f})",
             f"{'ANNOUNCE' if best.announce else 'do not announce yet'}: {best.announce_reason}",
         ]
-        if not best.exact:
+        source = "from the log" if looks_left is None else "as told by --looks-left"
+        lines.append(f"{best.requested} look(s) left ({source}); {value_words(best)}")
+        if not best.exact and best.looks:
             lines.append(
-                f"approximation: {best.requested} look(s) left, values are exact expectimax over "
-                f"the next {best.horizon} only; later looks are not valued (truncated horizon)"
+                f"depth {best.horizon}: the values are exact over the next {best.horizon} "
+                f"look(s) only, lower bounds of what all {best.requested} can reach (following "
+                "this advice at every look reaches at least as much)"
                 + ("" if best.horizon == EXACT_HORIZON else "; --horizon 2 values two (slower)")
             )
         return Report(data, tables, lines, log.warnings)
@@ -478,6 +488,17 @@ class SixSuspects:
             return {"vote": dict(zip(rest[0::2], rest[1::2], strict=True))}
         hint = NameSet("command", EVENT_KINDS).suggestion(kind)
         raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def value_words(best: Advice) -> str:
+    """The value of the best look, said with what it is: exact over every look left, or a
+    lower bound from the looks valued (depth N)."""
+    if not best.looks:
+        return f"no look left: p(vote hits) = {float(best.p_vote):.3f}"
+    value = float(best.looks[0].value)
+    if best.exact:
+        return f"p(vote hits) = {value:.3f} over the {best.horizon} look(s) left, exact"
+    return f"p(vote hits) ≥ {value:.3f}, depth {best.horizon} of {best.requested} looks left"
 
 
 def visible_as_given(doc: Document) -> Document:

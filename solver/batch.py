@@ -8,8 +8,9 @@ worker died. Results come back in chunk order, so the merged result of a seed is
 whatever the number of workers.
 
 Where the chunks run:
-- a job of few chunks (`SMALL_JOB`), or `workers=1`, runs here: starting a local cluster costs
-  more than such a job (about 3 s on this 2-core machine; `python -m bench batch`);
+- a job of one chunk, `workers=1`, or (with no scheduler) a job of at most `SMALL_JOB` chunks
+  runs here: starting and closing a local cluster costs more than such a job (about 2-4 s on
+  this 2-core machine; `python -m bench batch`);
 - `scheduler="tcp://HOST:8786"` (or the environment's SLEUTH_SCHEDULER, when neither `workers`
   nor `scheduler` is given) uses an existing Dask cluster;
 - otherwise a `LocalCluster` of `workers` processes (default: one per core), one thread each

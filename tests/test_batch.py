@@ -102,6 +102,28 @@ def test_results_come_in_chunk_order_on_the_cluster(cluster, no_in_process):
     assert sorted(seen) == list(range(20))  # progress heard once per chunk
 
 
+def test_workers_start_a_local_cluster_of_their_own(monkeypatch):
+    monkeypatch.setattr(batch, "in_process", refuse_in_process)
+    chunks = batch.plan(10, 1, seed=4)  # more than SMALL_JOB chunks
+    results = list(batch.run(operator.attrgetter("index", "seed"), chunks, workers=2))
+    assert results == [(c.index, c.seed) for c in chunks]
+
+
+def test_a_small_job_runs_here_unless_a_scheduler_is_named(monkeypatch):
+    def refuse_cluster(*args: object) -> None:
+        raise AssertionError("started a cluster for a small job")
+
+    monkeypatch.setattr(batch, "on_cluster", refuse_cluster)
+    monkeypatch.delenv(batch.SCHEDULER_ENV, raising=False)
+    chunks = batch.plan(batch.SMALL_JOB, 1, seed=4)
+    assert list(batch.run(operator.attrgetter("index"), chunks)) == list(range(batch.SMALL_JOB))
+    assert list(batch.run(operator.attrgetter("index"), chunks, workers=2)) == list(
+        range(batch.SMALL_JOB)
+    )
+    one = batch.plan(1, 1, seed=4)
+    assert list(batch.run(operator.attrgetter("index"), one, scheduler="tcp://127.0.0.1:9")) == [0]
+
+
 def test_an_error_inside_a_chunk_is_raised_once(cluster):
     task = partial(play_chunk, "six-suspects", "advise")  # no such policy: InputError
     with pytest.raises(InputError, match="unknown policy 'advise'"):

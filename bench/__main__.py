@@ -8,6 +8,7 @@ from bench import (
     game_of_suspicion,
     six_suspects,
     suspeicao,
+    tablebase,
     three_of_a_crime,
     web,
 )
@@ -15,6 +16,7 @@ from bench import (
 BENCHES = {
     "three-of-a-crime": three_of_a_crime.main,
     "six-suspects": six_suspects.main,
+    "six-suspects-policy": tablebase.main,
     "game-of-suspicion": game_of_suspicion.main,
     "suspeicao": suspeicao.main,
     "web": web.main,

@@ -387,6 +387,31 @@ def simulate(
 
 
 @app.command()
+def tablebase(
+    game: Annotated[str, typer.Argument(help="Game name: six-suspects.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Build a game's tablebase again and write it where Sleuth reads it (minutes).
+
+    6 Suspects: the exact value of every look with H more looks, from every state with k cards
+    seen, k + H ≤ 4, by backward induction (the optimal policy of `suggest` and `play`).
+
+    Example: [bold]sleuth tablebase six-suspects[/]
+    """
+    from rich.progress import Progress
+
+    def body() -> Any:
+        chosen = game_named(game)
+        if not hasattr(chosen, "build_tablebase"):
+            raise InputError(f"{chosen.title} has no tablebase (six-suspects has)")
+        with Progress(console=errors, transient=True) as progress:
+            task = progress.add_task("states valued", total=None)
+            return chosen.build_tablebase(lambda: progress.advance(task))
+
+    run(body, as_json, spinner=False)
+
+
+@app.command()
 def serve(
     folder: Annotated[
         Path, typer.Argument(help="The folder whose logs and puzzles are served.")

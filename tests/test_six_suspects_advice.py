@@ -157,14 +157,20 @@ def test_two_look_values_match_counting_every_child_again(seen):
     assert values == slow_two_look_values(seen)
 
 
-def test_default_horizon_values_one_look_while_fewer_than_two_cards_are_seen():
-    # with one card seen a two-look table costs seconds: the default values one look and says so
+def test_default_horizon_is_the_tablebases_reach_else_two_live():
+    # with one card seen the tablebase values three looks (k + H ≤ 4): depth 3 of the 4 left
     one = advise(log_of({0: CARD["diamond"]}, {"Ana": 1, "Ben": 1}))
-    assert one.requested == 4 and one.horizon == 1 and not one.exact
+    assert one.requested == 4 and one.horizon == 3 and not one.exact
     two = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 2, "Ben": 2}))
     assert two.requested == 3 and two.horizon == 2 and not two.exact
     last = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 4, "Ben": 4}))
     assert last.requested == 1 and last.horizon == 1 and last.exact
+    # a user deck has no tablebase: one look live while fewer than two cards are seen
+    from dataclasses import replace
+
+    from models.six_suspects.tablebase import reach
+
+    assert reach(DECK, 1) == 3 and reach(replace(DECK, diamond2=DECK.diamond2 + 2), 1) == 0
 
 
 @pytest.mark.long

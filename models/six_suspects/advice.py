@@ -191,20 +191,31 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
     same look and value for the same state.
 
     `looks`: the looks I have left (default: from the log, `looks_left`). `horizon`: the looks
-    valued, never more than those left (a look that does not exist is worth nothing); by
-    default two, or one while fewer than two cards are seen (two-look tables are slow then).
-    Valuing fewer looks than are left gives a lower bound of what the looks left can reach,
-    and of the value of this advice followed at every look (it values at least as much)."""
+    valued, never more than those left (a look that does not exist is worth nothing). By
+    default, as many as the tablebase reaches from this state (tablebase.py: k + H ≤ 4 on the
+    bundled deck), else two live, or one while fewer than two cards are seen (a live two-look
+    table is slow then). Valuing every look left is the optimal policy, exactly; valuing fewer
+    gives a lower bound of what the looks left can reach, and of the value of this advice
+    followed at every look (it values at least as much)."""
+    from models.six_suspects.tablebase import reach, table_looks
+
     seen = log.seen_cards()
     left = looks_left(log) if looks is None else looks
+    deepest = max(reach(log.deck, len(seen)), EXACT_HORIZON)
     if horizon is None:
-        horizon = EXACT_HORIZON if len(seen) >= DEFAULT_TWO_LOOKS_FROM else 1
-    valued = min(horizon, left, EXACT_HORIZON, len(SLOTS) - len(seen))
+        live = EXACT_HORIZON if len(seen) >= DEFAULT_TWO_LOOKS_FROM else 1
+        horizon = max(reach(log.deck, len(seen)), live)
+    valued = min(horizon, left, deepest, len(SLOTS) - len(seen))
+    tabled = table_looks(log.deck, seen, valued) if valued > 1 else None
     if valued == 0:
         t = tally(log.deck, seen)
         counts, ranked = t.counts, []
     else:
-        counts, values, information = valued_looks(log.deck, canonical_seen(seen), valued)
+        if tabled is not None:
+            counts = tally_counts(log.deck, seen)
+            values, information = tabled
+        else:
+            counts, values, information = valued_looks(log.deck, canonical_seen(seen), valued)
         ranked = sorted(
             (Look(s, values[s], information[s]) for s in values),
             key=lambda look: (-look.value, -look.information, look.slot),
@@ -229,6 +240,12 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
         )
     exact = valued == min(left, len(SLOTS) - len(seen))
     return Advice(counts, vote, p_vote, valued, exact, ranked, announce, reason, left)
+
+
+def tally_counts(deck: Deck, seen: dict[int, Card]) -> Counts:
+    from models.six_suspects.posterior import count  # the cached count (one card: turned)
+
+    return count(deck, seen)
 
 
 def canonical_seen(seen: dict[int, Card]) -> tuple[tuple[int, Card], ...]:

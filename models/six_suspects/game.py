@@ -191,6 +191,26 @@ class SixSuspects:
             cases=cases,
         )
 
+    def build_tablebase(self, progress: Callable[[], None] | None = None) -> Report:
+        """`sleuth tablebase six-suspects`: the optimal look values, built again and written
+        beside the bundled deck (tablebase.py)."""
+        import time
+
+        from models.six_suspects import tablebase
+
+        start = time.perf_counter()
+        states = tablebase.write_shipped(progress)
+        seconds = time.perf_counter() - start
+        tablebase.shipped.cache_clear()
+        data = {
+            "game": self.name,
+            "file": str(tablebase.SHIPPED),
+            "states": states,
+            "seconds": round(seconds, 1),
+        }
+        line = f"{states} states valued in {seconds:.0f} s, written to {tablebase.SHIPPED}"
+        return Report(data, lines=[line])
+
     def view(self, doc: Document) -> Report:
         """The session's view: the grid, with the look that most raises the chance of a correct
         vote marked (one look ahead)."""
@@ -254,6 +274,7 @@ class SixSuspects:
             "p_vote": probability(best.p_vote),
             "horizon": best.horizon,
             "exact": best.exact,
+            "policy": "optimal" if best.exact else f"depth {best.horizon}",
             "looks_left": best.requested,
             "looks_left_from": "the log" if looks_left is None else "--looks-left",
             "looks": looks,
@@ -282,7 +303,7 @@ class SixSuspects:
                 f"depth {best.horizon}: the values are exact over the next {best.horizon} "
                 f"look(s) only, lower bounds of what all {best.requested} can reach (following "
                 "this advice at every look reaches at least as much)"
-                + ("" if best.horizon == EXACT_HORIZON else "; --horizon 2 values two (slower)")
+                + ("; --horizon 2 values two (slower)" if best.horizon < EXACT_HORIZON else "")
             )
         return Report(data, tables, lines, log.warnings)
 
@@ -497,7 +518,7 @@ def value_words(best: Advice) -> str:
         return f"no look left: p(vote hits) = {float(best.p_vote):.3f}"
     value = float(best.looks[0].value)
     if best.exact:
-        return f"p(vote hits) = {value:.3f} over the {best.horizon} look(s) left, exact"
+        return f"optimal: p(vote hits) = {value:.3f} over the {best.horizon} look(s) left"
     return f"p(vote hits) ≥ {value:.3f}, depth {best.horizon} of {best.requested} looks left"
 
 

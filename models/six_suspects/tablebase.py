@@ -1,0 +1,191 @@
+"""The 6 Suspects tablebase: the exact value of every look for a player with H more looks before
+the vote, from every state with k cards seen, for k + H ≤ 4 and H ≥ 2 (issue 14).
+
+Backward induction over observation states. A look shows the card at an unseen slot, each unseen
+card with probability 1/n (every arrangement of the unseen cards stays equally likely), so
+
+    V1(state, s)  = the one-look value of slot s (one enumeration: `advice.one_look_values`)
+    VH(state, s)  = mean over unseen cards c of  max over s' VH-1(state + "s holds c", s')
+
+and a state is stored once per class of the 12 symmetries of the table (turning it by whole
+columns, swapping the rows: `advice.canonical`). The same pass values two other policies, for
+the docs: *greedy* (each look the best one-look slot, ties by information then slot, as
+`advise` ranks them) and *random* (each unseen slot alike).
+
+It covers a whole game of four looks then a vote from the empty table (k = 0, H = 4); from
+k + H = 5 (the fifth look, after an announcement) `advise` values the deepest H the table or a
+live count has, and says so. The table is built for the bundled deck only and shipped beside it
+(`tablebase.json`); `sleuth tablebase six-suspects` builds it again (minutes: see the doc).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+from models.six_suspects.advice import _one_look_canonical, canonical, moved
+from models.six_suspects.posterior import describe
+from models.six_suspects.rules import DEFAULT_DECK, SLOTS, Card, Deck, load_deck
+
+SHIPPED = Path(__file__).with_name("tablebase.json.gz")
+MOST = 4  # k + H at most this many: the table's reach
+Key = tuple[tuple[int, str], ...]  # a canonical state: (slot, card name), sorted
+
+
+@dataclass
+class Node:
+    """A state with H looks left: each look's optimal value (canonical slots), and the value of
+    the greedy and the random policy from it."""
+
+    looks: dict[int, Fraction]
+    greedy: Fraction
+    random: Fraction
+    information: dict[int, float]  # each look's expected bits (its one-look information)
+
+    @property
+    def optimal(self) -> Fraction:
+        return max(self.looks.values())
+
+
+class Builder:
+    """The induction, remembered by (canonical state, H)."""
+
+    def __init__(self, deck: Deck, progress: Callable[[], None] | None = None):
+        self.deck = deck
+        self.nodes: dict[tuple[Key, int], Node] = {}
+        self.progress = progress
+
+    def child(self, key: Key, slot: int, card: Card) -> Key:
+        seen = {s: self.deck.by_name(name) for s, name in key}
+        return canonical({**seen, slot: card})[0]
+
+    def greedy_slot(self, key: Key) -> int:
+        _, values, information = _one_look_canonical(self.deck, key)
+        return min(values, key=lambda s: (-values[s], -information[s], s))
+
+    def node(self, key: Key, horizon: int) -> Node:
+        found = self.nodes.get((key, horizon))
+        if found is not None:
+            return found
+        if horizon == 1:
+            _, values, information = _one_look_canonical(self.deck, key)
+            mean = sum(values.values(), Fraction(0)) / len(values)
+            made = Node(dict(values), values[self.greedy_slot(key)], mean, dict(information))
+        else:
+            made = self.deeper(key, horizon)
+        self.nodes[key, horizon] = made  # a state is reached from up to k parents
+        if self.progress is not None and horizon == 2:
+            self.progress()
+        return made
+
+    def deeper(self, key: Key, horizon: int) -> Node:
+        taken = {name for _, name in key}
+        unseen = [card for card in self.deck.cards if card.name not in taken]
+        free = [s for s in range(len(SLOTS)) if s not in dict(key)]
+        looks, randoms, children = {}, [], {}
+        for slot in free:
+            below = [self.node(self.child(key, slot, card), horizon - 1) for card in unseen]
+            children[slot] = below
+            looks[slot] = sum((n.optimal for n in below), Fraction(0)) / len(unseen)
+            randoms.append(sum((n.random for n in below), Fraction(0)) / len(unseen))
+        chosen = children[self.greedy_slot(key)]
+        greedy = sum((n.greedy for n in chosen), Fraction(0)) / len(unseen)
+        _, _, information = _one_look_canonical(self.deck, key)
+        return Node(looks, greedy, sum(randoms, Fraction(0)) / len(free), dict(information))
+
+    def build(self, most: int = MOST) -> dict[tuple[Key, int], Node]:
+        """Every state with k + H ≤ `most`, H ≥ 2 (all are reached from the empty table); the
+        one-look states are counted live by `advise` in milliseconds, and not kept."""
+        for horizon in range(2, most + 1):
+            self.node((), horizon)
+        return {k: n for k, n in self.nodes.items() if k[1] >= 2 and len(k[0]) + k[1] <= most}
+
+
+def as_data(deck: Deck, nodes: dict[tuple[Key, int], Node]) -> dict:
+    def fraction(value: Fraction) -> str:
+        return f"{value.numerator}/{value.denominator}"
+
+    return {
+        "deck": describe(deck),
+        "most": MOST,
+        "nodes": [
+            {
+                "seen": [[slot, name] for slot, name in key],
+                "looks_left": horizon,
+                "looks": {str(s): fraction(v) for s, v in sorted(node.looks.items())},
+                "greedy": fraction(node.greedy),
+                "random": fraction(node.random),
+                "bits": {str(s): round(b, 9) for s, b in sorted(node.information.items())},
+            }
+            for (key, horizon), node in sorted(nodes.items())
+        ],
+    }
+
+
+def from_data(data: dict) -> dict[tuple[Key, int], Node]:
+    return {
+        (tuple((s, name) for s, name in entry["seen"]), entry["looks_left"]): Node(
+            {int(s): Fraction(v) for s, v in entry["looks"].items()},
+            Fraction(entry["greedy"]),
+            Fraction(entry["random"]),
+            {int(s): b for s, b in entry["bits"].items()},
+        )
+        for entry in data["nodes"]
+    }
+
+
+def write_shipped(progress: Callable[[], None] | None = None) -> int:
+    """Build the bundled deck's table and write it beside the deck; the number of states."""
+    deck = load_deck(DEFAULT_DECK)
+    nodes = Builder(deck, progress).build()
+    text = json.dumps(as_data(deck, nodes), separators=(",", ":"))
+    SHIPPED.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    return len(nodes)
+
+
+@lru_cache(maxsize=2)
+def shipped(deck: Deck) -> dict[tuple[Key, int], Node] | None:
+    """The shipped table, if it was built for this very deck (else None: a user deck)."""
+    if not SHIPPED.exists():
+        return None
+    data = json.loads(gzip.decompress(SHIPPED.read_bytes()).decode("utf-8"))
+    if data.get("deck") != describe(deck):
+        return None
+    return from_data(data)
+
+
+def covered(seen_count: int, looks_left: int) -> bool:
+    return looks_left >= 2 and seen_count + looks_left <= MOST
+
+
+def table_looks(
+    deck: Deck, seen: dict[int, Card], looks_left: int
+) -> tuple[dict[int, Fraction], dict[int, float]] | None:
+    """Each unseen slot's optimal value with `looks_left` looks and its information, from the
+    table (real slots); None where it does not reach (a user deck, k + H > MOST, or H < 2)."""
+    if not covered(len(seen), looks_left):
+        return None
+    table = shipped(deck)
+    if table is None:
+        return None
+    key, turn, flip = canonical(seen)
+    node = table.get((key, looks_left))
+    if node is None:
+        return None
+    back = {s: moved(s, turn, flip) for s in range(len(SLOTS)) if s not in seen}
+    return (
+        {s: node.looks[t] for s, t in back.items()},
+        {s: node.information[t] for s, t in back.items()},
+    )
+
+
+def reach(deck: Deck, seen_count: int) -> int:
+    """The most looks the table values from a state with `seen_count` cards seen (0: none)."""
+    if shipped(deck) is None or MOST - seen_count < 2:
+        return 0
+    return MOST - seen_count

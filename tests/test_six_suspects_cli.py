@@ -695,3 +695,20 @@ def test_session_reports_a_contradiction_naming_both_events_and_keeps_it(session
     result = invoke("solve", log, "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["conflicting_events"] == [3, 4]
+
+
+def test_suggest_compares_announcing_now_with_looking_again(tmp_path):
+    """Once everyone has looked 4 times: my exact chance if I announce now (the vote today)
+    beside looking again (the best look's value), with what is assumed of the others; before
+    that, no comparison."""
+    assert invoke_json("suggest", WORKED)["announce_or_look"] is None  # Ben has looked 3 times
+    log = tmp_path / "open.yaml"
+    data = yaml.safe_load(WORKED.read_text(encoding="utf-8"))
+    data["events"].append({"look": {"by": "Ben", "slot": "A2"}})
+    log.write_text(yaml.safe_dump(data), encoding="utf-8")
+    advised = invoke_json("suggest", log)
+    compared = advised["announce_or_look"]
+    assert compared["announce_now"] == advised["p_vote"]
+    assert compared["look_again"] == advised["looks"][0]["p_hit"] > compared["announce_now"]
+    assert compared["look_policy"] == "optimal" and "my chance only" in compared["assumption"]
+    assert "announce now: p(vote hits) = 0.813; look again: 0.935" in invoke("suggest", log).stdout

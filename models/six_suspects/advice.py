@@ -57,6 +57,7 @@ class Advice:
     announce: bool
     announce_reason: str
     requested: int  # the looks I have left (from the log, or as told)
+    can_announce: bool = False  # announcing is open (everyone has looked 4 times)
 
 
 def guilt_entropy(culprit: np.ndarray, worlds: float) -> float:
@@ -239,7 +240,7 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
             "every look you take also lets the others look"
         )
     exact = valued == min(left, len(SLOTS) - len(seen))
-    return Advice(counts, vote, p_vote, valued, exact, ranked, announce, reason, left)
+    return Advice(counts, vote, p_vote, valued, exact, ranked, announce, reason, left, can_announce)
 
 
 def tally_counts(deck: Deck, seen: dict[int, Card]) -> Counts:

@@ -280,6 +280,7 @@ class SixSuspects:
             "looks": looks,
             "announce": best.announce,
             "announce_reason": best.announce_reason,
+            "announce_or_look": announce_or_look(best),
         }
         rows = [
             [SLOTS[look.slot], f"{float(look.value):.4f}", f"{look.information:.3f}"]
@@ -296,6 +297,13 @@ class SixSuspects:
             + f" (p = {float(best.p_vote):.3f})",
             f"{'ANNOUNCE' if best.announce else 'do not announce yet'}: {best.announce_reason}",
         ]
+        compared = announce_or_look(best)
+        if compared is not None:
+            lines.append(
+                f"announce now: p(vote hits) = {compared['announce_now']:.3f}; look again: "
+                f"{compared['look_again']:.3f} ({compared['look_policy']}); "
+                f"{compared['assumption']}"
+            )
         source = "from the log" if looks_left is None else "as told by --looks-left"
         lines.append(f"{best.requested} look(s) left ({source}); {value_words(best)}")
         if not best.exact and best.looks:
@@ -509,6 +517,24 @@ class SixSuspects:
             return {"vote": dict(zip(rest[0::2], rest[1::2], strict=True))}
         hint = NameSet("command", EVENT_KINDS).suggestion(kind)
         raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def announce_or_look(best: Advice) -> dict | None:
+    """Where announcing is open: my exact chance if I announce now (I vote with what I know
+    today) beside looking again (the best look's value over my looks left), and what is assumed
+    of the others; None before."""
+    if not best.can_announce:
+        return None
+    again = best.looks[0].value if best.looks else best.p_vote
+    return {
+        "announce_now": probability(best.p_vote),
+        "look_again": probability(again),
+        "look_policy": "optimal" if best.exact else f"depth {best.horizon}",
+        "assumption": (
+            "both are my chance only: the others' votes are not valued (after an announcement "
+            "each of them looks once more; each look I take also gives them one)"
+        ),
+    }
 
 
 def value_words(best: Advice) -> str:

@@ -111,11 +111,13 @@ class Session:
                 self.set_header("players", shlex.split(rest))
             elif command == "me":
                 self.set_header("me", rest.strip())
+            elif command == "looks" and hasattr(self.game, "looks_told"):
+                self.set_header("looks_left", self.game.looks_told(rest))
             else:
                 self.add(self.game.parse_line(line))
         except SleuthError as error:
             show_error(error)
-            if command not in ("undo", "save", "show", "why", "players", "me"):
+            if command not in ("undo", "save", "show", "why", "players", "me", "looks"):
                 self.keep_rejected(line, str(error))
         return True
 

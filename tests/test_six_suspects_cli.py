@@ -134,7 +134,7 @@ def test_a_horizon_past_the_looks_left_values_only_the_looks_left():
     exactly, and says where the number of looks came from."""
     data = invoke_json("suggest", WORKED, "--horizon", 2)
     assert data["looks_left"] == 1 and data["horizon"] == 1 and data["exact"] is True
-    assert data["looks_left_from"] == "the log"
+    assert data["looks_left_from"] == "from the log"
     expected = worked_check_values()[0]
     assert data["looks"][0]["p_hit"] == round(float(max(expected.values())), 6)
     text = invoke("suggest", WORKED, "--looks-left", 3).stdout
@@ -712,3 +712,28 @@ def test_suggest_compares_announcing_now_with_looking_again(tmp_path):
     assert compared["look_again"] == advised["looks"][0]["p_hit"] > compared["announce_now"]
     assert compared["look_policy"] == "optimal" and "my chance only" in compared["assumption"]
     assert "announce now: p(vote hits) = 0.813; look again: 0.935" in invoke("suggest", log).stdout
+
+
+def test_looks_in_play_tells_the_looks_left_and_suggest_reads_it(tmp_path):
+    log = tmp_path / "looks.yaml"
+    typed = "players Ana Ben\nme Ana\nlook A1 diamond\nlooks 2\nshow\nlooks x\nquit\n"
+    done = subprocess.run(
+        [*COMMAND, "play", "six-suspects", "--log", str(log)],
+        input=typed,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        cwd=ROOT,
+        env=ENV,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
+    assert "expected looks N" in done.stderr  # a bad number: one line, the session goes on
+    assert load(log)["looks_left"] == 2
+    advised = invoke_json("suggest", log)
+    assert advised["looks_left"] == 2 and advised["policy"] == "optimal"
+    assert advised["looks_left_from"] == "as the log's looks_left says"
+    shown = done.stdout.split("looks_left: 2")[1]
+    slot = advised["looks"][0]["slot"]
+    assert f"suggested next look: {slot} (optimal: p(vote hits) = " in shown
+    assert invoke_json("suggest", log, "--looks-left", 1)["looks_left"] == 1  # the option wins

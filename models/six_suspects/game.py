@@ -18,7 +18,7 @@ from solver import puzzle as puzzles
 from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds, explained
-from solver.logfile import Document
+from solver.logfile import Document, as_whole
 from solver.names import NameSet
 from solver.report import Report, Table, probability
 from solver.stats import wilson_interval
@@ -41,7 +41,9 @@ SESSION_HELP = """\
 look SLOT CARD             my look, e.g. look A1 diamond
 look PLAYER SLOT           someone else's look, e.g. look Ben C2
 announce PLAYER            e.g. announce Ben
-vote PLAYER COLUMN ...     e.g. vote Ana A Ben D"""
+vote PLAYER COLUMN ...     e.g. vote Ana A Ben D
+looks N                    the looks I have left before the vote, if not as the rules count
+                           them (saved as looks_left: N in the log; suggest reads it too)"""
 
 
 def grid_table(log: Log, counts: Counts, next_look: int | None = None) -> Table:
@@ -211,6 +213,10 @@ class SixSuspects:
         line = f"{states} states valued in {seconds:.0f} s, written to {tablebase.SHIPPED}"
         return Report(data, lines=[line])
 
+    def looks_told(self, text: str) -> int:
+        """`looks N` in `play`: the looks I have left, as the log will say it."""
+        return as_whole(text.strip(), "looks N: the looks I have left", low=0)
+
     def view(self, doc: Document) -> Report:
         """The session's view: the grid, with the look that most raises the chance of a correct
         vote marked (one look ahead)."""
@@ -220,7 +226,7 @@ class SixSuspects:
         if not seen:
             report.lines.append("nothing seen yet: all 12 slots are alike, look anywhere")
             return report
-        best = advise(log)  # as `suggest` advises
+        best = advise(log, looks=told_looks_left(doc))  # as `suggest` advises
         if best.looks:
             look = best.looks[0]
             report.tables = [grid_table(log, counts, look.slot)]
@@ -255,7 +261,8 @@ class SixSuspects:
     ) -> Report:
         cards = visible_as_given(doc)
         log = parse(cards, upto, cards.events_key)
-        best = advise(log, horizon, looks_left)
+        told = looks_left if looks_left is not None else told_looks_left(doc)
+        best = advise(log, horizon, told)
         names = log.deck.suspects
         looks = [
             {
@@ -276,7 +283,7 @@ class SixSuspects:
             "exact": best.exact,
             "policy": "optimal" if best.exact else f"depth {best.horizon}",
             "looks_left": best.requested,
-            "looks_left_from": "the log" if looks_left is None else "--looks-left",
+            "looks_left_from": looks_source(doc, looks_left),
             "looks": looks,
             "announce": best.announce,
             "announce_reason": best.announce_reason,
@@ -304,8 +311,9 @@ class SixSuspects:
                 f"{compared['look_again']:.3f} ({compared['look_policy']}); "
                 f"{compared['assumption']}"
             )
-        source = "from the log" if looks_left is None else "as told by --looks-left"
-        lines.append(f"{best.requested} look(s) left ({source}); {value_words(best)}")
+        lines.append(
+            f"{best.requested} look(s) left ({looks_source(doc, looks_left)}); {value_words(best)}"
+        )
         if not best.exact and best.looks:
             lines.append(
                 f"depth {best.horizon}: the values are exact over the next {best.horizon} "
@@ -517,6 +525,19 @@ class SixSuspects:
             return {"vote": dict(zip(rest[0::2], rest[1::2], strict=True))}
         hint = NameSet("command", EVENT_KINDS).suggestion(kind)
         raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def told_looks_left(doc: Document) -> int | None:
+    """The looks I have left as the log tells them (`looks_left: N`, set by `looks N` in
+    `play`), or None: then the rules count them from the looks in the log."""
+    told = doc.data.get("looks_left")
+    return None if told is None else as_whole(told, "'looks_left': the looks I have left", low=0)
+
+
+def looks_source(doc: Document, option: int | None) -> str:
+    if option is not None:
+        return "as told by --looks-left"
+    return "as the log's looks_left says" if told_looks_left(doc) is not None else "from the log"
 
 
 def announce_or_look(best: Advice) -> dict | None:

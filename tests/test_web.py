@@ -523,6 +523,19 @@ def test_the_page_shows_the_move_sleuth_suggest_advises(tmp_path, example):
     assert client(tmp_path).get("/suggest/log.yaml").json() == json.loads(result.stdout)
 
 
+def test_six_suspects_page_grid_and_advice_name_the_same_look(tmp_path):
+    """One advice for every front end: the web page's grid marks the look its "Suggested move"
+    ranks first, with the same value, as `suggest` and `play` do."""
+    (tmp_path / "log.yaml").write_text((EXAMPLES / "six-suspects/worked-check.yaml").read_text())
+    web = client(tmp_path)
+    shown = html.unescape(web.get("/log/log.yaml").text)
+    advised = web.get("/suggest/log.yaml").json()
+    best = advised["looks"][0]
+    assert f"suggested next look: {best['slot']} (optimal: p(vote hits) = {best['p_hit']:.3f}" in (
+        shown
+    )
+
+
 def test_a_game_that_cannot_advise_says_why_on_its_page(tmp_path):
     """A new Game of Suspicion log has no deal yet, so `suggest` has nothing to advise: the page
     says why in its words, and shows the rest."""

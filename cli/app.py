@@ -485,11 +485,14 @@ def play(
 
 def main() -> None:
     """The `sleuth` command. Every error a user can cause is a SleuthError with a clear message;
-    anything else is a bug, and still one line and exit 2 (SLEUTH_DEBUG=1: the traceback)."""
+    anything else is a bug, and still one line and exit 3 (`--debug` anywhere on the command
+    line, or SLEUTH_DEBUG=1: the traceback instead)."""
+    debug = "--debug" in sys.argv[1:] or bool(os.environ.get("SLEUTH_DEBUG"))
+    sys.argv[1:] = [arg for arg in sys.argv[1:] if arg != "--debug"]
     try:
         app()
     except Exception as error:
-        if os.environ.get("SLEUTH_DEBUG"):
+        if debug:
             raise
         show_error(InternalError(error), "--json" in sys.argv[1:])
         sys.exit(InternalError.exit_code)

@@ -52,13 +52,17 @@ class Contradiction(SleuthError):
 
 
 class InternalError(SleuthError):
-    """A bug in Sleuth met at run time, shown as one line (exit 2) rather than a traceback: the
-    command line's last resort, never a substitute for a clear message about the input."""
+    """A bug in Sleuth met at run time, shown as one line rather than a traceback: the command
+    line's last resort, never a substitute for a clear message about the input. Its own exit
+    status (3), so that a script never takes a crash for an answer (1: contradictory / not
+    unique) or for bad input (2)."""
+
+    exit_code = 3
 
     def __init__(self, error: BaseException):
         detail = " ".join(str(error).split())
         detail = detail if len(detail) <= 200 else detail[:200] + "…"
         super().__init__(
-            f"internal error ({type(error).__name__}: {detail}); this is a bug in Sleuth, "
-            "please report it with the input (SLEUTH_DEBUG=1 shows the traceback)"
+            f"internal error: {type(error).__name__}: {detail} (a bug in Sleuth: please report "
+            "it with the input; --debug or SLEUTH_DEBUG=1 shows the traceback)"
         )

@@ -413,7 +413,8 @@ def test_usage_error_without_json_is_as_click_prints_it(args):
 
 def test_last_resort_is_one_line(monkeypatch, capsys):
     """A bug (an exception no reader turned into a clear message) is still not a traceback for
-    the installed command: one line, exit 2, and JSON with --json."""
+    the installed command: one line, its own exit status 3 (not 1, an answer, nor 2, bad
+    input), and JSON with --json; --debug or SLEUTH_DEBUG=1 raise it instead."""
     from cli import app as cli_app
     from models import GAMES
 
@@ -426,11 +427,15 @@ def test_last_resort_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["sleuth", "solve", log, "--json"])
     with pytest.raises(SystemExit) as exit_:
         cli_app.main()
-    assert exit_.value.code == 2
+    assert exit_.value.code == 3
     out, err = capsys.readouterr()
-    assert json.loads(out)["exit_code"] == 2
+    assert json.loads(out)["exit_code"] == 3
     assert err.strip().count("\n") == 0
-    assert "internal error (ValueError: an unexpected value)" in err
+    assert "internal error: ValueError: an unexpected value" in err and "--debug" in err
+    monkeypatch.setattr(sys, "argv", ["sleuth", "solve", log, "--debug"])
+    with pytest.raises(ValueError):
+        cli_app.main()
+    monkeypatch.setattr(sys, "argv", ["sleuth", "solve", log])
     monkeypatch.setenv("SLEUTH_DEBUG", "1")
     with pytest.raises(ValueError):
         cli_app.main()

@@ -204,7 +204,7 @@ def connected(workers: int | None, scheduler: str | None, chunks: int) -> Iterat
                 n_workers=size,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",  # any free port: 8787 may be taken
                 silence_logs=logging.CRITICAL,  # shutdown races log errors; a failed job says why
             ) as cluster,
             Client(cluster, set_as_default=False) as client,

@@ -7,7 +7,6 @@ loses nothing; `sleuth play LOG` resumes from it.
 
 from __future__ import annotations
 
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -18,7 +17,7 @@ from solver.errors import Contradiction, InputError, SleuthError
 from solver.explain import explain_with
 from solver.logbook import LogBook
 from solver.logfile import save_atomically
-from solver.names import NameSet
+from solver.names import NameSet, words_of
 from solver.report import Report
 
 COMMANDS = """\
@@ -108,7 +107,7 @@ class Session:
             elif command == "why":
                 self.why(rest.strip() or None)
             elif command == "players":
-                self.set_header("players", shlex.split(rest))
+                self.set_header("players", words_of(rest))
             elif command == "me":
                 self.set_header("me", rest.strip())
             elif command == "looks" and hasattr(self.game, "looks_told"):

@@ -307,6 +307,19 @@ def _load_yaml(text: str, what: str, own_lines: bool = False) -> tuple[Any, yaml
         raise InputError(f"{what} is not valid YAML: {' '.join(str(error).split())}") from None
 
 
+def typed_event(text: str, example: str) -> dict:
+    """An event typed in a session as YAML (`play: {by: Ben, card: 9}`), read as a log's events
+    are (the same limits on nesting, aliases and tags); anything else is one InputError."""
+    try:
+        event, _ = _load_yaml(text, "the line")
+    except InputError as error:
+        problem = error.message.removeprefix("the line is not valid YAML: ")
+        raise InputError(f"not a YAML event: {problem}") from None
+    if not isinstance(event, dict) or len(event) != 1:
+        raise InputError(f"a YAML event is one mapping, e.g. {example}")
+    return event
+
+
 def parse_text(text: str, path: str = "<input>") -> Document:
     """Parse YAML (or JSON) text into a Document; a syntax error becomes an InputError with its line."""
     data, root = _load_yaml(text, path)

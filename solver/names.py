@@ -57,3 +57,16 @@ class NameSet:
         if len(result) != count:
             raise InputError(f"expected {count} {self.kind}s, got {len(result)}: {' '.join(words)}")
         return result
+
+
+def words_of(line: str) -> list[str]:
+    """A typed line's words, split as a shell does ('Ben Cleo' "No Neck Nick" stay one word);
+    an unbalanced quote is bad input, not a crash."""
+    import shlex
+
+    try:
+        return shlex.split(line)
+    except ValueError as error:  # "No closing quotation", "No escaped character"
+        raise InputError(
+            f"cannot read {line!r}: {str(error).lower()} (a quote or \\ too few)"
+        ) from None

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import random
-import shlex
 from collections.abc import Callable
 from fractions import Fraction
-
-import yaml
 
 from models.game_of_suspicion import rules
 from models.game_of_suspicion.belief import Belief, Filter, Impossible, advance, track
@@ -19,8 +16,8 @@ from solver.entry import EntryForm
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds, explained
 from solver.hidden_cards import LastSteps
-from solver.logfile import Document
-from solver.names import NameSet
+from solver.logfile import Document, typed_event
+from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 
 TOP_HANDS = 5  # hands listed per opponent
@@ -443,14 +440,8 @@ def describe_event(event: object, me: str | None = None) -> str:
 def parse_line(text: str) -> dict:
     """One event from a session line: YAML (`play: {...}`) or the short forms of SESSION_HELP."""
     if ":" in text:
-        try:
-            event = yaml.safe_load(text)
-        except yaml.YAMLError as error:
-            raise InputError(f"not a YAML event: {error}") from None
-        if not isinstance(event, dict) or len(event) != 1:
-            raise InputError("a YAML event is one mapping, e.g. play: {by: Ben, card: 9}")
-        return event
-    words = shlex.split(text)
+        return typed_event(text, "play: {by: Ben, card: 9}")
+    words = words_of(text)
     if not words:
         raise InputError("empty line")
     kind, rest = words[0].lower(), words[1:]

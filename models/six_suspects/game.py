@@ -19,7 +19,7 @@ from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds, explained
 from solver.logfile import Document, as_whole
-from solver.names import NameSet
+from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 from solver.stats import wilson_interval
 
@@ -505,7 +505,7 @@ class SixSuspects:
         return describe_event(event) if isinstance(event, dict) and event else str(event)
 
     def parse_line(self, text: str) -> dict:
-        words = shlex.split(text)
+        words = words_of(text)
         if not words:
             raise InputError("empty line")
         kind, rest = words[0].lower(), words[1:]

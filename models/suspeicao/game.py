@@ -8,8 +8,6 @@ import shlex
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-import yaml
-
 from models.suspeicao import rules
 from models.suspeicao.belief import Belief, Impossible, Refused, first_impossible, run
 from models.suspeicao.log import DISCARD, EVENT_KINDS, GAME, INCRIMINATING, Log, Round, fmt, parse
@@ -19,8 +17,8 @@ from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds
 from solver.hidden_cards import LastSteps
-from solver.logfile import Document
-from solver.names import NameSet
+from solver.logfile import Document, typed_event
+from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 
 SESSION_HELP = """\
@@ -502,11 +500,8 @@ def _value(word: str) -> int | str | bool:
 def parse_line(text: str) -> dict:
     """One log event from a line typed in the session (see SESSION_HELP), or YAML."""
     if ":" in text:
-        event = yaml.safe_load(text)
-        if not isinstance(event, dict) or len(event) != 1:
-            raise InputError("a YAML event is one mapping, e.g. play: {by: Ben, card: 9}")
-        return event
-    words = shlex.split(text)
+        return typed_event(text, "play: {by: Ben, card: 9}")
+    words = words_of(text)
     if not words:
         raise InputError("empty line")
     kind, rest = words[0].lower(), words[1:]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import shlex
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from fractions import Fraction
@@ -35,7 +34,7 @@ from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds, explained
 from solver.logfile import Document
-from solver.names import NameSet
+from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 
 TEMPLATE = """\
@@ -652,7 +651,7 @@ class ThreeOfACrime:
 
     def parse_line(self, text: str) -> dict:
         """One event from the session's short syntax."""
-        words = shlex.split(text)
+        words = words_of(text)
         if not words:
             raise InputError("empty line")
         kind, rest = words[0].lower(), words[1:]

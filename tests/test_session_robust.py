@@ -1,0 +1,100 @@
+"""`sleuth play` survives every typed line and every file (issue 16, point 2), through a real
+session in every game: typed through a pipe, and through a terminal (a pty, made by `script`).
+
+Each bad line prints one error line and the session goes on; the log stays valid YAML with only
+the good events; a file that cannot be resumed is refused before the session starts (exit 2,
+one line)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SLEUTH = Path(sys.executable).with_name("sleuth")
+COMMAND = [str(SLEUTH)] if SLEUTH.exists() else [sys.executable, "-m", "cli.app"]
+ENV = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+DEEP = "play: " + "[" * 300 + "]" * 300
+
+GAMES = {  # a game's players, and one good event typed in its short form
+    "three-of-a-crime": ("Ana Ben Cleo", "card HB JC KC 1"),
+    "six-suspects": ("Ana Ben", "look A1 diamond"),
+    "game-of-suspicion": ("Ana Ben Cleo", "deal 0 1 1 1 shadow 1 3 6 9"),
+    "suspeicao": ("Ana Ben Cleo", "deal 9 16 35 38 hand 12 16 18 27 first Ana"),
+}
+BAD_LINES = [
+    'players Ana "Ben',  # an unbalanced quote in `players`
+    'look "A1 diamond',  # ... and in a short form
+    'card "HB JC KC 1',
+    'play "Ben 0',
+    "{look: {slot: A1, card: ",  # YAML that does not parse
+    DEEP,  # YAML nested 300 deep
+    "save MISSING/copy.yaml",  # a folder that does not exist
+]
+
+
+def session(game: str, log: Path, lines: list[str], terminal: bool) -> subprocess.CompletedProcess:
+    typed = "".join(f"{line}\n" for line in lines) + "quit\n"
+    command = [*COMMAND, "play", game, "--log", str(log)]
+    if terminal:  # stdin and stdout a terminal, as a player types
+        command = ["script", "-qec", " ".join(map(str, command)), "/dev/null"]
+    return subprocess.run(
+        command, input=typed, capture_output=True, text=True, timeout=180, cwd=ROOT, env=ENV
+    )
+
+
+@pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "pty"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_bad_line_is_one_error_and_the_session_goes_on(tmp_path, game, terminal):
+    if terminal and shutil.which("script") is None:
+        pytest.skip("no `script` command to make a terminal")
+    players, good = GAMES[game]
+    log = tmp_path / "game.yaml"
+    bad = [line.replace("MISSING", str(tmp_path / "missing")) for line in BAD_LINES]
+    done = session(game, log, [f"players {players}", "me Ana", *bad, good], terminal)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert "Traceback" not in output and "internal error" not in output, output
+    errors = [line for line in output.splitlines() if "error:" in line]  # after a prompt in a pty
+    assert len(errors) >= len(bad) - 2, output  # a line another game reads as unknown is fine
+    saved = yaml.safe_load(log.read_text(encoding="utf-8"))
+    assert saved["events"] == [yaml.safe_load(yaml.safe_dump(saved["events"][0]))]  # the good one
+    assert len(saved["events"]) == 1 and saved["players"] == players.split()
+
+
+@pytest.mark.parametrize("events", ["events:", "events: 3", "events: {a: 1}"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_file_whose_events_are_not_a_list_is_refused_in_one_line(tmp_path, game, events):
+    log = tmp_path / "resume.yaml"
+    log.write_text(f"game: {game}\nplayers: [Ana, Ben, Cleo]\nme: Ana\n{events}\n")
+    done = subprocess.run(
+        [*COMMAND, "play", str(log)],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=ENV,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "'events' must be a list" in done.stderr
+
+
+def test_a_log_in_a_folder_that_does_not_exist_is_refused_in_one_line(tmp_path):
+    done = subprocess.run(
+        [*COMMAND, "play", "six-suspects", "--log", str(tmp_path / "no" / "x.yaml")],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=ENV,
+    )
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
+    assert "cannot save" in done.stderr and "No such file or directory" in done.stderr

@@ -89,9 +89,12 @@ def opened(path: Path, deck: Path | None) -> tuple[Document, Any]:
     """A log or puzzle and its game; `--deck` replaces the file's deck (for games that have
     one)."""
     doc = load(path)
+    game = game_of(doc)
     if deck is not None:
+        if not getattr(game, "has_deck_file", True):
+            raise InputError(f"--deck means nothing in {game.title}: it has no deck file")
         doc.data["deck"] = str(deck.resolve())
-    return doc, game_of(doc)
+    return doc, game
 
 
 def on_file(path: Path, command: str, deck: Path | None, *args: Any) -> Callable[[], Any]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from solver.errors import Contradiction, InputError
 from solver.logfile import Document, load, save_atomically
+from solver.names import NameSet
 from solver.report import Report
 
 
@@ -27,14 +28,22 @@ class LogBook:
         """The log at `path`: it must name one of `games` and have `events` (and `rejected`,
         if any) as lists."""
         doc = load(str(path))
+        if "puzzle" in doc.data and "events" not in doc.data:  # its file is left untouched
+            raise InputError(
+                f"{path} is a puzzle, not a log: 'sleuth check {path}' solves it, and "
+                "'sleuth play GAME' starts a log of a game"
+            )
         name = doc.data.get("game")
-        if not isinstance(name, str) or name not in games:
-            raise InputError(f"{path} is not a log of a known game (game: {name!r})")
+        try:  # named as every command names it (a prefix, any case)
+            game = games[NameSet("game", games).resolve(str(name))]
+        except InputError as error:
+            raise InputError(f"{path} is not a log of a known game: {error}") from None
+        doc.data["game"] = game.name
         doc.data.setdefault("events", [])
         for key in ("events", "rejected"):  # both are appended to
             if not isinstance(doc.data.get(key, []), list):
                 raise InputError(f"{path}: '{key}' must be a list")
-        return cls(games[name], doc.data, path)
+        return cls(game, doc.data, path)
 
     @classmethod
     def create(cls, game: Any, path: Path, header: dict | None = None) -> LogBook:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -583,3 +584,25 @@ def test_log_without_a_deal(tmp_path, command, game):
     path = write(tmp_path, HEADERS[game].replace("events:\n", "events: []\n"))
     assert_one_line_error(invoke(command, path), 2, "the log has no deal yet")
     assert_json_error(invoke(command, path, "--json"), 2)
+
+
+@pytest.mark.parametrize("command", ["solve", "suggest", "replay", "explain"])
+def test_deck_is_refused_where_the_game_has_no_deck_file(command, tmp_path):
+    """Three of a Crime has no deck file: --deck is refused (it was ignored, even for a file
+    that does not exist)."""
+    log = ROOT / "examples/three-of-a-crime/two-player.yaml"
+    result = CliRunner().invoke(app, [command, str(log), "--deck", str(tmp_path / "none.yaml")])
+    assert result.exit_code == 2
+    assert (
+        result.stderr.strip()
+        == "error: --deck means nothing in Three of a Crime: it has no deck file"
+    )
+
+
+def test_replay_of_a_puzzle_reads_its_given_events_as_solve_does():
+    puzzle = ROOT / "examples/three-of-a-crime/puzzle-easy.yaml"
+    solved = json.loads(CliRunner().invoke(app, ["solve", str(puzzle), "--json"]).stdout)
+    replayed = json.loads(CliRunner().invoke(app, ["replay", str(puzzle), "--json"]).stdout)
+    given = yaml.safe_load(puzzle.read_text())["puzzle"]["given"]
+    assert len(replayed["history"]) == len(given) + 1  # the start, then each clue
+    assert replayed["history"][-1]["worlds"] == solved["worlds"]

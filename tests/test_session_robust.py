@@ -98,3 +98,37 @@ def test_a_log_in_a_folder_that_does_not_exist_is_refused_in_one_line(tmp_path):
     )
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
     assert "cannot save" in done.stderr and "No such file or directory" in done.stderr
+
+
+def play(args: list[str], typed: str = "quit\n") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*COMMAND, "play", *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env=ENV,
+    )
+
+
+@pytest.mark.parametrize("name", ["three", "Three-Of-A-Crime"])
+def test_play_resumes_a_log_whose_game_is_named_as_solve_reads_it(tmp_path, name):
+    log = tmp_path / "named.yaml"
+    log.write_text(f"game: {name}\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents: []\n")
+    done = play([str(log)], "card HB JC KC 1\nquit\n")
+    assert done.returncode == 0 and "error" not in done.stderr, done.stderr
+    saved = yaml.safe_load(log.read_text(encoding="utf-8"))
+    assert saved["game"] == "three-of-a-crime" and len(saved["events"]) == 1
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_puzzle_given_to_play_is_refused_and_left_as_it_was(tmp_path, game):
+    example = sorted((ROOT / "examples" / game).glob("puzzle-*.yaml"))[0]
+    puzzle = tmp_path / example.name
+    shutil.copy(example, puzzle)
+    before = puzzle.read_bytes()
+    done = play([str(puzzle)], "look A1 diamond\nquit\n")
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
+    assert "is a puzzle, not a log" in done.stderr and "sleuth check" in done.stderr
+    assert puzzle.read_bytes() == before

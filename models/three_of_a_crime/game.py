@@ -236,6 +236,7 @@ class ThreeOfACrime:
     name = GAME
     title = "Three of a Crime"
     session_help = SESSION_HELP
+    has_deck_file = False  # the 35 cards are every set of 3 of the 7 suspects: `--deck` is refused
     events_kinds = EVENT_KINDS
 
     def describe(self) -> dict:
@@ -414,14 +415,14 @@ class ThreeOfACrime:
             full, steps = replay_states(doc)
         except Broken as broken:
             log = parse(doc, broken.event, doc.events_key)
-            event = doc.data["events"][broken.event - 1]
+            event = doc.events(doc.events_key)[broken.event - 1]
             raise Contradiction(
                 self.conflict(log), detail=f"the log breaks at event {broken.event}: {event}"
             ) from None
         variation = any(r.variation for r in full.rounds)
         rows = []
         history = []
-        events = doc.data.get("events") or []
+        events = doc.events(doc.events_key)
         leading: dict[int, list] = {}  # by posterior: the same count is shared by many steps
         for step in steps:
             post = step.posterior

@@ -66,10 +66,10 @@ def replay_states(doc: Document) -> tuple[Log, list[Step]]:
             raise Broken(number)
         steps.append(Step(number, len(rounds), current.eyewitnesses, focus.index(solving), found))
 
-    start = parse(doc, upto=0)
+    start = parse(doc, upto=0, key=doc.events_key)  # a puzzle's `given`, as solve reads it
     after_start = _start_step(start)
     steps.append(after_start)
-    log = parse(doc, after_event=after)
+    log = parse(doc, key=doc.events_key, after_event=after)
     return log, steps
 
 

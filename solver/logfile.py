@@ -357,14 +357,29 @@ def dump(data: dict[str, Any]) -> str:
     return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True)
 
 
+KEEP_LAYOUT_UP_TO = 100_000  # bytes: a log this large is machine-made, and written plainly
+
+
 def save_atomically(path: str | Path, data: dict[str, Any]) -> None:
-    """Write `data` to `path` so that a crash leaves either the old or the new file, never half."""
+    """Write `data` to `path` so that a crash leaves either the old or the new file, never half.
+
+    A file that exists keeps what Sleuth was not asked to change: its comments, its layout and
+    its permissions. It is read again with a round-trip YAML reader (ruamel.yaml), the values
+    that changed are set, events added at the end are appended and events undone are removed,
+    and only then is the whole text written. A file that round trip cannot read as a mapping,
+    a new file, or one over KEEP_LAYOUT_UP_TO bytes (round trip takes about a second per 30 KB,
+    at every event) is written plainly (`dump`), its permissions still kept."""
     path = Path(path)
     temporary = None
     try:
+        previous = path.stat() if path.exists() else None
+        text = None
+        if previous is not None and previous.st_size <= KEEP_LAYOUT_UP_TO:
+            text = kept_layout(path.read_text(encoding="utf-8"), data)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sleuth-", suffix=".yaml")
+        os.fchmod(fd, previous.st_mode & 0o7777 if previous else _new_file_mode())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(dump(data))
+            handle.write(text if text is not None else dump(data))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)
@@ -372,3 +387,65 @@ def save_atomically(path: str | Path, data: dict[str, Any]) -> None:
         if temporary is not None and os.path.exists(temporary):
             os.unlink(temporary)
         raise InputError(f"cannot save {path}: {error.strerror}") from None
+
+
+def _new_file_mode() -> int:
+    """The mode `open` gives a new file: 0666 less the umask (mkstemp's own is 0600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def kept_layout(text: str, data: dict[str, Any]) -> str | None:
+    """`text` (a log as it is on disk) changed into `data` with its comments and layout kept,
+    or None if the round-trip reader cannot take it or its text does not read back as `data`.
+
+    New values are written by `dump` first and read back by the round-trip reader, so that they
+    look as `dump` writes them (short lists inline) and keep its quoting."""
+    from io import StringIO
+
+    from ruamel.yaml import YAML, YAMLError
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    writer = YAML()
+    writer.preserve_quotes = True
+    writer.width = 4096  # never folds a line the file did not fold
+    try:
+        _, indent, offset = load_yaml_guess_indent(text)
+        loaded = writer.load(text)
+    except (YAMLError, ValueError):
+        return None
+    if not isinstance(loaded, CommentedMap):
+        return None
+
+    def fresh(value: Any) -> Any:
+        return writer.load(dump({"value": value}))["value"]
+
+    for key in [k for k in loaded if k not in data]:
+        del loaded[key]
+    for key, value in data.items():
+        old = loaded.get(key)
+        if isinstance(old, CommentedSeq) and isinstance(value, list):
+            same = 0  # the events kept as they were written; the rest undone or added
+            while same < min(len(old), len(value)) and old[same] == value[same]:
+                same += 1
+            del old[same:]
+            if not old:  # `events: []` becomes a block list, one event a line
+                loaded[key] = fresh(value)
+            else:
+                old.extend(fresh(value[same:]))
+        elif key not in loaded:  # a new header goes before the events, as `dump` puts it
+            last = [i for i, k in enumerate(loaded) if k in ("events", "rejected")]
+            at_end = key in ("events", "rejected") or not last
+            loaded.insert(len(loaded) if at_end else last[0], key, fresh(value))
+        elif old != value:
+            loaded[key] = fresh(value)
+    writer.indent(mapping=indent or 2, sequence=indent or 2, offset=offset or 0)
+    out = StringIO()
+    writer.dump(loaded, out)
+    try:  # a last guard: the text must read back as the data
+        same = yaml.safe_load(out.getvalue()) == data
+    except yaml.YAMLError:
+        same = False
+    return out.getvalue() if same else None

@@ -132,3 +132,58 @@ def test_a_puzzle_given_to_play_is_refused_and_left_as_it_was(tmp_path, game):
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
     assert "is a puzzle, not a log" in done.stderr and "sleuth check" in done.stderr
     assert puzzle.read_bytes() == before
+
+
+EXAMPLE_LOGS = {
+    "three-of-a-crime": "multi-round.yaml",
+    "six-suspects": "worked-check.yaml",
+    "game-of-suspicion": "round-3p.yaml",
+    "suspeicao": "round-3p.yaml",
+}
+
+
+@pytest.mark.parametrize("game", sorted(EXAMPLE_LOGS))
+def test_resuming_a_log_keeps_its_comments_layout_and_mode(tmp_path, game):
+    """Resumed, a commented example loses its last event to undo, then gets a refused line
+    (kept under `rejected:`): each time the file is the original text with only that change
+    (every comment and line of it kept), and its mode stays 0644."""
+    log = tmp_path / EXAMPLE_LOGS[game]
+    shutil.copy(ROOT / "examples" / game / EXAMPLE_LOGS[game], log)
+    log.chmod(0o644)
+    original = log.read_text(encoding="utf-8")
+    done = play([str(log)], "undo\nquit\n")
+    assert done.returncode == 0, done.stderr
+    after_undo = log.read_text(encoding="utf-8")
+    lines = after_undo.splitlines()
+    assert lines == original.splitlines()[: len(lines)]  # only the last event's lines went
+    assert 0 < len(original.splitlines()) - len(lines) <= 6
+    assert (log.stat().st_mode & 0o777) == 0o644
+    done = play([str(log)], "nonsense here\nquit\n")
+    grown = log.read_text(encoding="utf-8")
+    assert "error:" in done.stderr and grown.startswith(after_undo)  # added at the end only
+    assert yaml.safe_load(grown)["rejected"][0]["typed"] == "nonsense here"
+    assert (log.stat().st_mode & 0o777) == 0o644
+
+
+def test_a_new_header_goes_before_the_events_and_comments_stay(tmp_path):
+    log = tmp_path / "w.yaml"
+    shutil.copy(ROOT / "examples/six-suspects/worked-check.yaml", log)
+    original = log.read_text(encoding="utf-8")
+    assert play([str(log)], "looks 3\nquit\n").returncode == 0
+    text = log.read_text(encoding="utf-8")
+    assert text.replace("looks_left: 3\n", "") == original
+    assert text.index("looks_left: 3") < text.index("events:")
+
+
+def test_a_large_log_is_written_plainly_and_keeps_its_mode(tmp_path):
+    from solver.logfile import KEEP_LAYOUT_UP_TO, save_atomically
+
+    log = tmp_path / "big.yaml"
+    events = [{"look": {"by": "Ben", "slot": "C2"}} for _ in range(4000)]
+    text = "# a comment\n" + yaml.safe_dump({"game": "six-suspects", "events": events})
+    log.write_text(text)
+    log.chmod(0o640)
+    assert log.stat().st_size > KEEP_LAYOUT_UP_TO
+    save_atomically(log, {"game": "six-suspects", "events": events[:-1]})
+    assert "# a comment" not in log.read_text() and (log.stat().st_mode & 0o777) == 0o640
+    assert len(yaml.safe_load(log.read_text())["events"]) == 3999

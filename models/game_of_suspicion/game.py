@@ -518,11 +518,12 @@ def _play_words(words: list[str]) -> dict:
     NAME=V,V is one entry of a mapping (NAME= an empty list), V,V a list of cards, a lone
     number a card. Short forms: `play Ben 0 Cleo Dan` and `play Ben 1 9 Cleo`."""
     by, card, rest = words[0], _number(words[1]), words[2:]
-    if card == 0 and len(rest) == 2 and rest[0] not in PLAY_KEYS:
-        return {"by": by, "card": 0, "between": rest}
-    if card == 1 and len(rest) == 2 and rest[0] not in PLAY_KEYS:
-        return {"by": by, "card": 1, "named": _number(rest[0]), "holder": rest[1]}
     body: dict = {"by": by, "card": card}
+    short = len(rest) >= 2 and rest[0] not in PLAY_KEYS and rest[1] not in PLAY_KEYS
+    if card == 0 and short:  # `play Ben 0 Cleo Dan [gave V got V]`
+        body["between"], rest = rest[:2], rest[2:]
+    elif card == 1 and short:  # `play Ben 1 9 Cleo [gave V | got V]`
+        body["named"], body["holder"], rest = _number(rest[0]), rest[1], rest[2:]
     key = None
     for word in rest:
         if word in PLAY_KEYS:

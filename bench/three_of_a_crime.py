@@ -63,6 +63,46 @@ def main() -> None:
     puzzles.add_row("check (CP-SAT: unique, redundant, minimal)", fmt(check), fmt(check / PUZZLES))
     console.print(puzzles)
     long_logs(console)
+    won_unseen(console)
+
+
+def won_unseen_doc(rounds: int) -> Document:
+    """`rounds` rounds won unseen (no card told), then a round with one face-up card."""
+    events: list[dict] = []
+    for r in range(rounds):
+        events += [{"round": {"eyewitness": "Ana"}}] if r else []
+        events.append({"won": {"by": "Cleo"}})
+    events += [{"round": {"eyewitness": "Ana"}}, {"card": ["HB", "JC", "KC"], "token": 1}]
+    return Document(
+        {"game": "three-of-a-crime", "players": ["Ana", "Ben", "Cleo"], "events": events}
+    )
+
+
+def won_unseen(console: Console) -> None:
+    """Rounds won unseen are cards gone, not choices (issue 16, point 4): the time to solve
+    grows with the rounds, beside the count without that shortcut (exponential; 8 rounds was
+    its limit). Target: 30 rounds (the most a 35-card deck allows here) within 1 s."""
+    from unittest import mock
+
+    from models.three_of_a_crime import counter
+
+    table = Table(title="three-of-a-crime: solve after N rounds won unseen")
+    for column in ("rounds", "time", "without the shortcut", "ratio"):
+        table.add_column(column)
+    for rounds in (4, 6, 8, 16, 30):
+        doc = won_unseen_doc(rounds)
+
+        def solve(doc: Document = doc) -> None:
+            GAME.solve(doc)
+
+        fast = total(solve)
+        slow_text, ratio = "refused (over 8 unknown)", "—"
+        if rounds <= 6:
+            with mock.patch.object(counter, "unconstrained", lambda masks, draws, focus: []):
+                slow = total(solve)
+            slow_text, ratio = fmt(slow), f"{slow / fast:.1f}×"
+        table.add_row(str(rounds), fmt(fast), slow_text, ratio)
+    console.print(table)
 
 
 LONG = 10_000

@@ -249,6 +249,9 @@ def joint(
     focus = [len(masks) - 1] if focus is None else list(focus)
     if not all(masks):
         return Joint(focus, 0)
+    loose = unconstrained(masks, draws, focus)
+    if loose:
+        return without_unconstrained(masks, draws, focus, loose)
     pinned = pin_known(list(masks), draws)
     if not all(pinned):
         return Joint(focus, 0)
@@ -285,6 +288,43 @@ def joint(
     position = [placed.index(i) for i in focus]
     final = {tuple(cards[p] for p in position): n for cards, n in counts.items() if n}
     return Joint(focus, sum(final.values()), final)
+
+
+def unconstrained(masks: Sequence[int], draws: Sequence[Draw], focus: Sequence[int]) -> list[int]:
+    """Secrets that can be counted as cards gone rather than as choices: the largest set of
+    non-focus secrets with one and the same mask C (rounds won unseen: every card not seen
+    elsewhere) that holds every other secret's mask, when every secret must differ from every
+    other (the game without the variation). Empty if there is none."""
+    every = range(len(masks))
+    if not all(must_differ(draws, i, j) for i in every for j in every if i < j):
+        return []
+    by_mask: dict[int, list[int]] = defaultdict(list)
+    for i in every:
+        if i not in focus:
+            by_mask[masks[i]].append(i)
+    for mask, group in sorted(by_mask.items(), key=lambda item: -len(item[1])):
+        if all(masks[i] & ~mask == 0 for i in every):  # every mask within C
+            return group
+    return []
+
+
+def without_unconstrained(
+    masks: Sequence[int], draws: Sequence[Draw], focus: Sequence[int], loose: Sequence[int]
+) -> Joint:
+    """`joint` with the `unconstrained` secrets counted as a factor, not as choices: the other
+    m secrets are m different cards of C in every world, so the k loose ones are any k
+    different cards of the |C| − m left: (|C| − m)(|C| − m − 1)… ways in each world. Linear in
+    the rounds, where the choices multiplied (issue 16, point 4)."""
+    kept = [i for i in range(len(masks)) if i not in loose]
+    inner = joint(
+        [masks[i] for i in kept], [draws[i] for i in kept], [kept.index(i) for i in focus]
+    )
+    ways = 1
+    left = masks[loose[0]].bit_count() - len(kept)
+    for n in range(left, left - len(loose), -1):
+        ways *= max(n, 0)
+    counts = {cards: n * ways for cards, n in inner.counts.items() if n * ways}
+    return Joint(list(focus), inner.worlds * ways, counts)
 
 
 def _expand(sums: dict[tuple[int, ...], int], size: int) -> dict[tuple[Card, ...], int]:

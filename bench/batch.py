@@ -1,14 +1,18 @@
-"""The batch engine (solver/batch.py): `simulate game-of-suspicion` (3 players) on 2 local Dask
-workers beside 1 worker (this process, what `--workers 1` runs), and the engine's cost on small
-jobs beside playing the same chunks in this process.
+"""The batch engine (solver/batch.py): `sleuth simulate game-of-suspicion` (3 players) with
+`--workers 2` beside `--workers 1` (the command's own process), each run as a user runs it, and
+the engine's cost on small jobs beside playing the same chunks in this process.
 
 Each figure is beside its baseline as a ratio; every pair is checked to give the same report
-(the determinism rule). The machine's load average is printed first: another process on the
-machine's 2 cores takes its share from the workers."""
+(the determinism rule). Beside the speed-up, the ceiling the machine allows just then: what 2
+plain processes gain over 1 on pure Python work (another busy process on the 2 cores takes its
+share from the workers)."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -32,6 +36,20 @@ def timed(policy: str, rounds: int, **where: object) -> tuple[float, dict]:
     start = time.perf_counter()
     report = simulate(GAMES[GAME], rounds, SEED, policy, **where)  # type: ignore[arg-type]
     return time.perf_counter() - start, report.data
+
+
+def command(policy: str, rounds: int, workers: int) -> tuple[float, dict]:
+    """`sleuth simulate ... --workers N --json` as a user runs it (a fresh process, imports and
+    all): its wall time and report."""
+    args = ["simulate", GAME, "--games", str(rounds), "--seed", str(SEED), "--policy", policy]
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.app", *args, "--workers", str(workers), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return time.perf_counter() - start, json.loads(done.stdout)
 
 
 def forced_cluster(policy: str, rounds: int, workers: int) -> tuple[float, dict]:
@@ -91,16 +109,18 @@ def best_of(times: int, run: Callable[[], tuple[float, dict]]) -> tuple[float, d
 def main() -> None:
     console = Console()
     console.print(f"batch: {batch.cores()} cores, 1-minute load average before: {load_now()}")
-    GAMES[GAME].simulate_chunk(SEED, 1, "advice")  # warm this process's imports and caches
+    GAMES[GAME].simulate_chunk(SEED, 1, "random")  # the small jobs: imports done before timing
 
-    speed = Table(title=f"{GAME} (3 players): 2 local Dask workers beside 1 worker")
+    speed = Table(
+        title=f"sleuth simulate {GAME} (3 players, a fresh process each): --workers 2 beside 1"
+    )
     columns = ("job", "1 worker (this process)", "2 local workers", "speed-up", "ceiling now")
     for column in columns:
         speed.add_column(column)
     for policy, rounds in (("random", RANDOM_ROUNDS), ("advice", ADVICE_ROUNDS)):
         ceiling = free_speed_up()
-        one, one_data = timed(policy, rounds, workers=1)
-        two, two_data = timed(policy, rounds, workers=2)
+        one, one_data = command(policy, rounds, workers=1)
+        two, two_data = command(policy, rounds, workers=2)
         assert one_data == two_data, "the same seed gave two reports"
         chunks = len(batch.plan(rounds, GAMES[GAME].simulate_chunk_size(policy), SEED))
         job = f"{rounds:,} rounds, --policy {policy} ({chunks} chunks)"

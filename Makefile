@@ -30,7 +30,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 test: lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q --durations=25
 
 test-long: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q -m "long or not long"

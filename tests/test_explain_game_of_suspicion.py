@@ -52,7 +52,7 @@ from solver.logfile import Document
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "game-of-suspicion"
 SMALL_DECK = Path(__file__).parent / "data" / "suspicion-small-deck.yaml"
-FEW = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MANY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 OPTIONS = [
     {},

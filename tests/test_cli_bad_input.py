@@ -606,3 +606,14 @@ def test_replay_of_a_puzzle_reads_its_given_events_as_solve_does():
     given = yaml.safe_load(puzzle.read_text())["puzzle"]["given"]
     assert len(replayed["history"]) == len(given) + 1  # the start, then each clue
     assert replayed["history"][-1]["worlds"] == solved["worlds"]
+
+
+def test_a_requirement_range_of_thousands_of_digits_is_one_line():
+    """Found by the fuzz test: `lacks: 111…1115-50` (5,001 digits) raised Python's integer
+    string limit as an internal error."""
+    from models.suspeicao.rules import requirement
+    from solver.errors import InputError
+
+    with pytest.raises(InputError, match="a range of card numbers"):
+        requirement("1" * 5000 + "5-50")
+    assert requirement("35-50").high == 50

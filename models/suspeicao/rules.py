@@ -53,6 +53,8 @@ def requirement(text: object) -> Requirement:
     if lowered in ("odd", "even"):
         return Requirement(lowered, parity=1 if lowered == "odd" else 0)
     span = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)", words)
+    if span and max(len(span.group(1)), len(span.group(2))) > 6:  # no card is numbered so high
+        raise InputError(f"requirement {words[:40]!r}…: a range of card numbers, e.g. 35-50")
     if span:
         low, high = int(span.group(1)), int(span.group(2))
         if low > high:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_session import play
 
 ROOT = Path(__file__).resolve().parent.parent
 SLEUTH = Path(sys.executable).with_name("sleuth")
@@ -73,50 +74,22 @@ def test_every_bad_line_is_one_error_and_the_session_goes_on(tmp_path, game, ter
 def test_a_file_whose_events_are_not_a_list_is_refused_in_one_line(tmp_path, game, events):
     log = tmp_path / "resume.yaml"
     log.write_text(f"game: {game}\nplayers: [Ana, Ben, Cleo]\nme: Ana\n{events}\n")
-    done = subprocess.run(
-        [*COMMAND, "play", str(log)],
-        input="quit\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=ENV,
-    )
+    done = play(log, typed="quit\n")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().count("\n") == 0 and "'events' must be a list" in done.stderr
 
 
 def test_a_log_in_a_folder_that_does_not_exist_is_refused_in_one_line(tmp_path):
-    done = subprocess.run(
-        [*COMMAND, "play", "six-suspects", "--log", str(tmp_path / "no" / "x.yaml")],
-        input="quit\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=ENV,
-    )
+    done = play("six-suspects", "--log", tmp_path / "no" / "x.yaml", typed="quit\n")
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
     assert "cannot save" in done.stderr and "No such file or directory" in done.stderr
-
-
-def play(args: list[str], typed: str = "quit\n") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*COMMAND, "play", *args],
-        input=typed,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=ROOT,
-        env=ENV,
-    )
 
 
 @pytest.mark.parametrize("name", ["three", "Three-Of-A-Crime"])
 def test_play_resumes_a_log_whose_game_is_named_as_solve_reads_it(tmp_path, name):
     log = tmp_path / "named.yaml"
     log.write_text(f"game: {name}\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents: []\n")
-    done = play([str(log)], "card HB JC KC 1\nquit\n")
+    done = play(log, typed="card HB JC KC 1\nquit\n")
     assert done.returncode == 0 and "error" not in done.stderr, done.stderr
     saved = yaml.safe_load(log.read_text(encoding="utf-8"))
     assert saved["game"] == "three-of-a-crime" and len(saved["events"]) == 1
@@ -128,7 +101,7 @@ def test_a_puzzle_given_to_play_is_refused_and_left_as_it_was(tmp_path, game):
     puzzle = tmp_path / example.name
     shutil.copy(example, puzzle)
     before = puzzle.read_bytes()
-    done = play([str(puzzle)], "look A1 diamond\nquit\n")
+    done = play(puzzle, typed="look A1 diamond\nquit\n")
     assert done.returncode == 2 and done.stderr.strip().count("\n") == 0
     assert "is a puzzle, not a log" in done.stderr and "sleuth check" in done.stderr
     assert puzzle.read_bytes() == before
@@ -151,14 +124,14 @@ def test_resuming_a_log_keeps_its_comments_layout_and_mode(tmp_path, game):
     shutil.copy(ROOT / "examples" / game / EXAMPLE_LOGS[game], log)
     log.chmod(0o644)
     original = log.read_text(encoding="utf-8")
-    done = play([str(log)], "undo\nquit\n")
+    done = play(log, typed="undo\nquit\n")
     assert done.returncode == 0, done.stderr
     after_undo = log.read_text(encoding="utf-8")
     lines = after_undo.splitlines()
     assert lines == original.splitlines()[: len(lines)]  # only the last event's lines went
     assert 0 < len(original.splitlines()) - len(lines) <= 6
     assert (log.stat().st_mode & 0o777) == 0o644
-    done = play([str(log)], "nonsense here\nquit\n")
+    done = play(log, typed="nonsense here\nquit\n")
     grown = log.read_text(encoding="utf-8")
     assert "error:" in done.stderr and grown.startswith(after_undo)  # added at the end only
     assert yaml.safe_load(grown)["rejected"][0]["typed"] == "nonsense here"
@@ -169,7 +142,7 @@ def test_a_new_header_goes_before_the_events_and_comments_stay(tmp_path):
     log = tmp_path / "w.yaml"
     shutil.copy(ROOT / "examples/six-suspects/worked-check.yaml", log)
     original = log.read_text(encoding="utf-8")
-    assert play([str(log)], "looks 3\nquit\n").returncode == 0
+    assert play(log, typed="looks 3\nquit\n").returncode == 0
     text = log.read_text(encoding="utf-8")
     assert text.replace("looks_left: 3\n", "") == original
     assert text.index("looks_left: 3") < text.index("events:")

@@ -584,12 +584,9 @@ RIGHT_EVENTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("session")
-    log, copy = folder / "game.yaml", folder / "copy.yaml"
-    typed = "".join(line.format(copy=copy) + "\n" for line in TYPED)
-    done = subprocess.run(
+def played(log: Path, typed: str) -> subprocess.CompletedProcess:
+    """A real `sleuth play six-suspects` session saving to `log`, fed `typed`."""
+    return subprocess.run(
         [*COMMAND, "play", "six-suspects", "--log", str(log)],
         input=typed,
         capture_output=True,
@@ -599,6 +596,14 @@ def session(tmp_path_factory):
         cwd=ROOT,
         env=ENV,
     )
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("session")
+    log, copy = folder / "game.yaml", folder / "copy.yaml"
+    typed = "".join(line.format(copy=copy) + "\n" for line in TYPED)
+    done = played(log, typed)
     return done, log, copy
 
 
@@ -717,16 +722,7 @@ def test_suggest_compares_announcing_now_with_looking_again(tmp_path):
 def test_looks_in_play_tells_the_looks_left_and_suggest_reads_it(tmp_path):
     log = tmp_path / "looks.yaml"
     typed = "players Ana Ben\nme Ana\nlook A1 diamond\nlooks 2\nshow\nlooks x\nquit\n"
-    done = subprocess.run(
-        [*COMMAND, "play", "six-suspects", "--log", str(log)],
-        input=typed,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-        cwd=ROOT,
-        env=ENV,
-    )
+    done = played(log, typed)
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
     assert "expected looks N" in done.stderr  # a bad number: one line, the session goes on
     assert load(log)["looks_left"] == 2

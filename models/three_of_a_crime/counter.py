@@ -296,7 +296,10 @@ def unconstrained(masks: Sequence[int], draws: Sequence[Draw], focus: Sequence[i
     elsewhere) that holds every other secret's mask, when every secret must differ from every
     other (the game without the variation). Empty if there is none."""
     every = range(len(masks))
-    if not all(must_differ(draws, i, j) for i in every for j in every if i < j):
+    latest = max(
+        (d.round for d in draws), default=0
+    )  # a pair differs unless its earlier card went back
+    if not all(d.leaves or d.round == latest for d in draws):
         return []
     by_mask: dict[int, list[int]] = defaultdict(list)
     for i in every:

@@ -30,10 +30,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 test: lint
-	$(BIN)/pytest -q --durations=25
+	$(BIN)/pytest -q -n auto --dist worksteal --durations=25
 
 test-long: $(STAMP)
-	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q -m "long or not long"
+	HYPOTHESIS_PROFILE=long $(BIN)/pytest -q -n auto --dist worksteal -m "long or not long"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from cli.render import errors, show, show_error
+from cli.render import errors, fit_to_terminal, show, show_error
 from models import GAMES
 from solver.errors import InputError, InternalError, SleuthError
 from solver.explain import explain_with, graded, solution_path
@@ -57,6 +57,13 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="rich",
 )
+
+
+@app.callback()
+def every_command() -> None:
+    # before any command: the width of this command's terminal
+    fit_to_terminal()
+
 
 GAME_NAMES = NameSet("game", GAMES)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object and nothing else.")]

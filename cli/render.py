@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from rich.console import Console
@@ -14,6 +15,14 @@ from solver.report import Report
 
 console = Console()
 errors = Console(stderr=True)
+
+
+def fit_to_terminal() -> None:
+    """Read COLUMNS anew for every command: the consoles are made once per process, and one
+    process may run many commands (the tests do), each with its own width."""
+    columns = os.environ.get("COLUMNS", "")
+    for out in (console, errors):
+        out.width = int(columns) if columns.isdigit() else None  # type: ignore[assignment]
 
 
 def show(report: Report, as_json: bool = False, out: Console | None = None) -> None:

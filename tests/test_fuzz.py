@@ -103,7 +103,7 @@ def fuzz(strategy: st.SearchStrategy[Case], examples: int):
     return test
 
 
-test_example_mutants = fuzz(example_mutant(), 400)
-test_deck_mutants = fuzz(deck_mutant(), 120)
+test_example_mutants = fuzz(example_mutant(), 2000 if LONG else 200)
+test_deck_mutants = fuzz(deck_mutant(), 600 if LONG else 80)
 test_generated_documents = fuzz(generated_document(), 150)
 test_every_kind_of_case_long = pytest.mark.long(fuzz(cases, 5000 if LONG else 500))

@@ -135,14 +135,15 @@ def test_counter_matches_brute_force_over_every_tuple(instance):
     masks, draws, focus = instance
     from models.three_of_a_crime.counter import must_differ
 
+    differ = [
+        (i, j)
+        for i in range(len(draws))
+        for j in range(i + 1, len(draws))
+        if must_differ(draws, i, j)
+    ]
     want: Counter = Counter()
     for world in product(*(cards_of(m) for m in masks)):
-        if all(
-            world[i] != world[j]
-            for i in range(len(world))
-            for j in range(i + 1, len(world))
-            if must_differ(draws, i, j)
-        ):
+        if all(world[i] != world[j] for i, j in differ):
             want[tuple(world[f] for f in focus)] += 1
     found = joint(masks, draws, focus)
     assert found.counts == dict(want)

@@ -89,6 +89,14 @@ def phone():
         browser.close()
 
 
+def submit(page, target) -> None:
+    """Click `target` (a selector or a locator) and wait until the page its form leads to has
+    loaded: a click alone may return before the navigation starts, and a check made then reads
+    the old page."""
+    with page.expect_navigation():
+        (page.locator(target) if isinstance(target, str) else target).click()
+
+
 def new_game(page, url: str, game: str, name: str) -> None:
     """Start a game of `game` from the front page (its players and me), saved as `name`."""
     players, me, _ = GAMES_PLAYED[game]
@@ -109,11 +117,10 @@ def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
     new_game(page, url, game, f"{game}.yaml")
     for line in lines:
         page.fill("#line", line)
-        page.click("form[action^='/event'] button")
-        page.wait_for_load_state()
+        submit(page, "form[action^='/event'] button")
     # a mistyped event: an inline message, nothing lost, the page still usable
     page.fill("#line", "nonsense here")
-    page.click("form[action^='/event'] button")
+    submit(page, "form[action^='/event'] button")
     assert page.locator("[role=alert]").is_visible()
     saved = load(str(folder / f"{game}.yaml")).data
     assert saved["events"] == [GAMES[game].parse_line(line) for line in lines]
@@ -134,8 +141,7 @@ def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
     page.screenshot(path=str(shots / f"{game}.png"), full_page=True)
     assert (shots / f"{game}.png").stat().st_size > 10_000  # a page, not a blank
     # undo by tapping
-    page.click("button:has-text('Undo')")
-    page.wait_for_load_state()
+    submit(page, "button:has-text('Undo')")
     assert load(str(folder / f"{game}.yaml")).data["events"] == saved["events"][:-1]
 
 
@@ -205,13 +211,11 @@ def tap(page, label: str, parts: list[list[str]]) -> None:
             continue
         instant = fieldset.locator("button.choice")
         if instant.count():  # one tap adds the event
-            fieldset.locator(f'button.choice:text-is("{choices[0]}")').click()
-            page.wait_for_load_state()
+            submit(page, fieldset.locator(f'button.choice:text-is("{choices[0]}")'))
             return
         for choice in choices:
             fieldset.locator(f'.choices label:text-is("{choice}")').click()
-    form.locator("button").click()
-    page.wait_for_load_state()
+    submit(page, form.locator("button"))
 
 
 def probabilities(data: object) -> set[float]:
@@ -289,13 +293,15 @@ def settled(page, address: str) -> None:
     raise AssertionError(f"{address} is still counting")
 
 
-@pytest.mark.parametrize("size", [(360, 640), (640, 360)], ids=["360 px", "landscape"])
-def test_every_game_page_fits_a_small_phone_and_landscape(served, phone, size):
+SIZES = {"360 px": (360, 640), "landscape": (640, 360)}
+
+
+def test_every_game_page_fits_a_small_phone_and_landscape(served, phone):
     """At 360 px wide and in landscape, no page scrolls sideways (wide tables scroll within
     themselves) and every visible target is at least 44 px: the front page, the puzzle page,
-    and the page of each bundled example log and puzzle of every game, served as they are."""
+    and the page of each bundled example log and puzzle of every game, served as they are (each
+    page loaded once and laid out at both sizes)."""
     folder, url = served
-    width, height = size
     addresses = ["", "puzzles"]
     for game in GAMES:
         for example in sorted((ROOT / "examples" / game).glob("*.yaml")):
@@ -303,19 +309,22 @@ def test_every_game_page_fits_a_small_phone_and_landscape(served, phone, size):
             kind = "puzzle" if "puzzle" in load(str(example)).data else "log"
             addresses.append(f"{kind}/fit-{game}-{example.name}")
     targets = "button:visible, .choices label:visible, select:visible, summary:visible"
-    phone.set_viewport_size({"width": width, "height": height})
     try:
         for address in addresses:
             settled(phone, f"{url}{address}")
-            overflow = phone.evaluate("document.documentElement.scrollWidth")
-            assert overflow <= width, (address, overflow)
-            for target in phone.locator(targets).all():
-                box = target.bounding_box()
-                assert box is not None and box["height"] >= 44 and box["width"] >= 44, (
-                    address,
-                    target.inner_text()[:40],
-                    box,
-                )
+            for size, (width, height) in SIZES.items():
+                phone.set_viewport_size({"width": width, "height": height})
+                overflow = phone.evaluate("document.documentElement.scrollWidth")
+                assert overflow <= width, (address, size, overflow)
+                for target in phone.locator(targets).all():
+                    box = target.bounding_box()
+                    assert box is not None and box["height"] >= 44 and box["width"] >= 44, (
+                        address,
+                        size,
+                        target.inner_text()[:40],
+                        box,
+                    )
+            phone.set_viewport_size({"width": 390, "height": 844})
     finally:
         phone.set_viewport_size({"width": 390, "height": 844})
     assert len(addresses) > 2 * len(GAMES)
@@ -338,8 +347,7 @@ def test_a_puzzle_pasted_in_the_browser_is_checked_and_saved(served, phone, tmp_
     page.goto(f"{url}puzzles")
     page.fill("#text", example.read_text())
     page.fill("input[name=save_as]", "pasted.yaml")
-    page.click("button[value=save]")
-    page.wait_for_load_state()
+    submit(page, "button[value=save]")
     shown = page.locator("body").inner_text()
     assert expected["unique"] is False and "not unique" in shown.lower()
     assert load(str(folder / "pasted.yaml")).data == load(str(example)).data
@@ -349,8 +357,6 @@ def test_a_puzzle_pasted_in_the_browser_is_checked_and_saved(served, phone, tmp_
     page.goto(f"{url}puzzles")
     page.select_option("form:has(input[value=generate]) select[name=game]", "three-of-a-crime")
     page.fill("input[name=seed]", "7")
-    page.click('button:text-is("Generate")')
-    page.wait_for_load_state()
-    page.locator("form.generated button[value=check]").first.click()
-    page.wait_for_load_state()
+    submit(page, 'button:text-is("Generate")')
+    submit(page, page.locator("form.generated button[value=check]").first)
     assert "unique" in page.locator("body").inner_text().lower()

@@ -1,6 +1,8 @@
-"""The batch engine (solver/batch.py): `sleuth simulate game-of-suspicion` (3 players) with
-`--workers 2` beside `--workers 1` (the command's own process), each run as a user runs it, and
-the engine's cost on small jobs beside playing the same chunks in this process.
+"""The batch engine (solver/batch.py): `sleuth simulate game-of-suspicion` (3 players),
+`sleuth generate three-of-a-crime --count 1000` and `sleuth batch solve` with `--workers 2`
+beside `--workers 1` (the command's own process), each run as a user runs it; the same jobs on a
+2-worker cluster already running (the engine without the cluster's start); and the engine's cost
+on small jobs beside doing the same chunks in this process.
 
 Each figure is beside its baseline as a ratio; every pair is checked to give the same report
 (the determinism rule). Beside the speed-up, the ceiling the machine allows just then: what 2
@@ -9,20 +11,25 @@ share from the workers)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from bench.timing import fmt, total
 from models import GAMES
-from models.selfplay import play_chunk, simulate
+from models.jobs import answer, answer_all, generate, play_chunk, simulate
 from solver import batch
 
 GAME = "game-of-suspicion"
@@ -99,7 +106,115 @@ def load_now() -> str:
     return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "?"
 
 
-def best_of(times: int, run: Callable[[], tuple[float, dict]]) -> tuple[float, dict]:
+def cli(args: list[str], workers: int) -> tuple[float, str]:
+    """`sleuth ARGS --workers N` in a fresh process: its wall time and stdout."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.app", *args, "--workers", str(workers)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return time.perf_counter() - start, done.stdout
+
+
+def logs_folder(copies: int) -> Path:
+    """A folder of `copies` copies of every bundled example log (not the puzzles)."""
+    folder = Path(tempfile.mkdtemp(prefix="sleuth-bench-"))
+    logs = [p for p in sorted(Path("examples").glob("*/*.yaml")) if "puzzle" not in p.name]
+    for i in range(copies):
+        for log in logs:
+            shutil.copy(log, folder / f"{i:03}-{log.parent.name}-{log.name}")
+    return folder
+
+
+def other_jobs(console: Console) -> None:
+    """generate and batch solve: 2 workers beside 1 as a user runs them, and on a cluster that
+    is already running beside this process (the engine's own cost, without the start)."""
+    from distributed import Client, LocalCluster
+
+    folder = logs_folder(4)
+    files = sorted(str(p) for p in folder.glob("*.yaml"))
+    jobs = {
+        "generate three-of-a-crime --count 1000": [
+            "generate",
+            "three-of-a-crime",
+            "--count",
+            "1000",
+            "--seed",
+            str(SEED),
+            "--json",
+        ],
+        f"batch solve: {len(files)} logs (the examples, 4 times)": ["batch", "solve", str(folder)],
+    }
+    speed = Table(title="generate and batch solve (a fresh process each): --workers 2 beside 1")
+    for column in ("job", "1 worker (this process)", "2 local workers", "speed-up", "ceiling now"):
+        speed.add_column(column)
+    for label, args in jobs.items():
+        ceiling = free_speed_up()
+        one, one_out = cli(args, 1)
+        two, two_out = cli(args, 2)
+        assert one_out == two_out, f"{label}: the same seed gave two results"
+        speed.add_row(label, fmt(one), fmt(two), f"{one / two:.2f}×", f"{ceiling:.2f}×")
+    console.print(speed)
+
+    warm = Table(
+        title="the same jobs on a 2-worker LocalCluster already running, beside this process"
+    )
+    for column in ("job", "this process", "running cluster", "speed-up"):
+        warm.add_column(column)
+    game = GAMES["three-of-a-crime"]
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
+        Client(cluster, set_as_default=False) as client,
+    ):
+        address = cluster.scheduler_address
+        client.run(importlib.import_module, "models.jobs")  # imports done before timing
+        runs = {
+            "generate 1000 Three of a Crime puzzles": (
+                lambda **where: generate(game, 1000, SEED, **where)
+            ),
+            f"batch solve {len(files)} logs": (
+                lambda **where: list(answer_all("solve", files, **where))
+            ),
+        }
+        for label, run in runs.items():
+            here, here_out = timed_call(run, workers=1)
+            there, there_out = timed_call(run, scheduler=address)
+            assert here_out == there_out, label
+            warm.add_row(label, fmt(here), fmt(there), f"{here / there:.2f}×")
+    console.print(warm)
+
+    small = Table(title=f"batch solve of {SMALL} logs, beside answering them in a loop here")
+    for column in ("job", "a loop in this process", "batch solve's path", "ratio"):
+        small.add_column(column)
+    ten = files[:SMALL]
+
+    def loop() -> tuple[float, object]:
+        start = time.perf_counter()
+        lines = [answer("solve", f, Path(f).read_text(encoding="utf-8"), None) for f in ten]
+        return time.perf_counter() - start, lines
+
+    base, base_out = best_of(3, loop)
+    auto, auto_out = best_of(3, lambda: timed_call(answer_all, "solve", ten))
+    assert base_out == auto_out
+    small.add_row(
+        f"{SMALL} logs ({len(batch.plan(SMALL, 4, 0))} chunks)",
+        fmt(base),
+        fmt(auto),
+        f"{auto / base:.2f}×",
+    )
+    console.print(small)
+    shutil.rmtree(folder)
+
+
+def timed_call(run: Callable[..., object], *args: object, **where: object) -> tuple[float, object]:
+    start = time.perf_counter()
+    out = run(*args, **where)
+    return time.perf_counter() - start, out
+
+
+def best_of(times: int, run: Callable[[], tuple[float, Any]]) -> tuple[float, Any]:
     """The fastest of a few runs (a short job's time is noisy on a shared machine)."""
     runs = [run() for _ in range(times)]
     assert all(data == runs[0][1] for _, data in runs)
@@ -158,3 +273,4 @@ def main() -> None:
         f"(a job of at most {batch.SMALL_JOB} chunks runs in this process unless a scheduler "
         "is given: starting and closing a LocalCluster costs more than such a job)"
     )
+    other_jobs(console)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import inspect
 import json
 import os
-import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,12 +13,12 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from cli.batch import batch_app
 from cli.render import errors, fit_to_terminal, show, show_error
-from models import GAMES
+from models import GAMES, game_named, game_of, with_deck
 from solver.errors import InputError, InternalError, SleuthError
-from solver.explain import explain_with, graded, solution_path
+from solver.explain import explain_with, solution_path
 from solver.logfile import Document, dump, load
-from solver.names import NameSet
 
 
 def _usage_error_as_json(error: typer.TyperException, args: Any) -> None:
@@ -65,7 +64,6 @@ def every_command() -> None:
     fit_to_terminal()
 
 
-GAME_NAMES = NameSet("game", GAMES)
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object and nothing else.")]
 DeckOption = Annotated[
     Path | None,
@@ -77,30 +75,13 @@ DeckOption = Annotated[
 LogArgument = Annotated[Path, typer.Argument(help="A game log (YAML or JSON).", show_default=False)]
 
 
-def game_named(name: str) -> Any:
-    return GAMES[GAME_NAMES.resolve(name)]
-
-
-def game_of(doc: Document) -> Any:
-    name = doc.data.get("game")
-    if name is None:
-        raise InputError(
-            f"{doc.path} does not say which game it is: add 'game: {next(iter(GAMES))}'"
-        )
-    game = game_named(str(name))
-    doc.data["game"] = game.name  # a prefix or another case, made canonical for the game's reader
-    return game
-
-
 def opened(path: Path, deck: Path | None) -> tuple[Document, Any]:
     """A log or puzzle and its game; `--deck` replaces the file's deck (for games that have
     one)."""
     doc = load(path)
     game = game_of(doc)
     if deck is not None:
-        if not getattr(game, "has_deck_file", True):
-            raise InputError(f"--deck means nothing in {game.title}: it has no deck file")
-        doc.data["deck"] = str(deck.resolve())
+        with_deck(doc, game, str(deck.resolve()))
     return doc, game
 
 
@@ -292,6 +273,23 @@ def check(
     run(body, as_json)
 
 
+WorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Local Dask worker processes (default: one per core; 1: this process only).",
+    ),
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        help="An existing Dask cluster's scheduler, e.g. tcp://HOST:8786 (default: "
+        "$SLEUTH_SCHEDULER unless --workers is given).",
+        show_default=False,
+    ),
+]
+
+
 @app.command()
 def generate(
     game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-crime.")],
@@ -305,30 +303,38 @@ def generate(
         int | None,
         typer.Option(min=1, max=12, help="Cards shown in each puzzle (6 Suspects)."),
     ] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Make new puzzles with a unique answer (YAML documents, or a JSON list with --json).
+    """Make new puzzles with a unique answer (YAML documents, or a JSON list with --json), on
+    every core.
+
+    Puzzles are made in chunks of 10, each from its own seed drawn from --seed, so a seed gives
+    the same puzzles with any number of workers or on any cluster (docs/cluster.md).
 
     Example: [bold]sleuth generate three-of-a-crime --count 3 --seed 7 --difficulty 2[/]
     or [bold]sleuth generate six-suspects --count 2 --visible 6[/]
+    or [bold]sleuth generate three-of-a-crime --count 1000 --workers 2 > book.yaml[/]
     """
     from rich.progress import Progress
+
+    from models.jobs import generate as make
 
     try:
         chosen = game_named(game)
         with Progress(console=errors, transient=True) as progress:
-            task = progress.add_task("generating", total=count)
-            made = chosen.generate(
-                random.Random(seed),
+            task = progress.add_task("generating and grading", total=count)
+            made = make(
+                chosen,
                 count,
+                seed,
                 difficulty,
-                progress=lambda: progress.advance(task),
-                visible=visible,
+                visible,
+                workers=workers,
+                scheduler=scheduler,
+                progress=lambda chunk: progress.advance(task, chunk.size),
             )
-            task = progress.add_task("grading (solution paths)", total=len(made))
-            for puzzle in made:
-                graded(chosen, puzzle)
-                progress.advance(task)
     except SleuthError as error:
         show_error(error, as_json)
         raise typer.Exit(error.exit_code) from None
@@ -349,21 +355,8 @@ def simulate(
             help="The player's policy, where a game has several (6 Suspects, Game of Suspicion, Suspeição: advice|random)."
         ),
     ] = None,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            min=1,
-            help="Local Dask worker processes (default: one per core; 1: this process only).",
-        ),
-    ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            help="An existing Dask cluster's scheduler, e.g. tcp://HOST:8786 (default: "
-            "$SLEUTH_SCHEDULER unless --workers is given).",
-            show_default=False,
-        ),
-    ] = None,
+    workers: WorkersOption = None,
+    scheduler: SchedulerOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Play random games by the rules and report how well they go, on every core.
@@ -377,7 +370,7 @@ def simulate(
     """
     from rich.progress import Progress
 
-    from models.selfplay import simulate as self_play
+    from models.jobs import simulate as self_play
 
     def body():
         chosen = game_named(game)
@@ -491,6 +484,9 @@ def play(
         show_error(error)
         raise typer.Exit(error.exit_code) from None
     session.loop()
+
+
+app.add_typer(batch_app, name="batch")
 
 
 def main() -> None:

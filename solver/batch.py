@@ -32,10 +32,11 @@ import hashlib
 import itertools
 import os
 import random
+import signal
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from solver.errors import InputError, SleuthError
@@ -56,6 +57,9 @@ class Chunk:
     start: int
     size: int
     seed: int
+    # what the chunk's units need that a worker may not be able to read itself (the texts of
+    # the logs a `batch solve` chunk answers); sent with the chunk, never part of its identity
+    payload: Any = field(default=None, compare=False, repr=False)
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -190,6 +194,14 @@ def on_cluster(
                 following += 1
 
 
+def dask_setup(worker: Any) -> None:
+    """Run by Dask in each local worker process as it starts (and restarts). Ctrl-C at a
+    terminal reaches the whole process group, workers too; only the command should hear it (it
+    stops the job and closes the cluster), so a worker ignores it rather than print a
+    traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @contextmanager
 def connected(workers: int | None, scheduler: str | None, chunks: int) -> Iterator[Any]:
     """A Dask client: to the given scheduler, or to a LocalCluster started (and closed) here."""
@@ -206,6 +218,7 @@ def connected(workers: int | None, scheduler: str | None, chunks: int) -> Iterat
                 processes=True,
                 dashboard_address=":0",  # any free port: 8787 may be taken
                 silence_logs=logging.CRITICAL,  # shutdown races log errors; a failed job says why
+                preload=[__name__],  # each worker runs `dask_setup` below as it starts
             ) as cluster,
             Client(cluster, set_as_default=False) as client,
         ):

@@ -14,6 +14,9 @@ class Game(Protocol):
     name: str  # the short name used in logs and on the command line, e.g. "three-of-a-crime"
     title: str
     session_help: str  # the short event syntax of `sleuth play`
+    # puzzles per chunk of a `generate` job (solver/batch.py): about a second of work, fixed for
+    # the game (never a function of the workers), so that a seed gives the same puzzles anywhere
+    puzzles_per_chunk: int
 
     def describe(self) -> dict:
         """Deck and house rulings, for `sleuth games`."""

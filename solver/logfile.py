@@ -332,7 +332,8 @@ def parse_text(text: str, path: str = "<input>") -> Document:
     return Document(data=data, path=path, lines=lines)
 
 
-def _read_text(path: Path, what: str) -> str:
+def read_text(path: Path, what: str) -> str:
+    """A file's text; a file that cannot be read, or is not UTF-8, is one InputError."""
     try:
         return path.read_text(encoding="utf-8")
     except OSError as error:
@@ -344,12 +345,12 @@ def _read_text(path: Path, what: str) -> str:
 def read_deck_file(path: Path) -> Any:
     """The YAML data of a deck file; an unreadable or malformed file is one InputError."""
     what = f"deck {path}"
-    return _load_yaml(_read_text(path, what), what, own_lines=True)[0]
+    return _load_yaml(read_text(path, what), what, own_lines=True)[0]
 
 
 def load(path: str | Path) -> Document:
     """Read a log or puzzle file."""
-    return parse_text(_read_text(Path(path), str(path)), str(path))
+    return parse_text(read_text(Path(path), str(path)), str(path))
 
 
 def dump(data: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from models.selfplay import play_chunk
+from models.jobs import play_chunk
 from solver import batch
 from solver.errors import InputError
 
@@ -179,7 +179,7 @@ def test_a_killed_worker_loses_and_duplicates_nothing(cluster, client):
     scheduler runs its chunks again on the other worker (the nanny restarts the dead one), and
     the report equals a run in this process."""
     from models import GAMES
-    from models.selfplay import simulate
+    from models.jobs import simulate
 
     game = GAMES["three-of-a-crime"]
     expected = simulate(game, 40_000, seed=11, workers=1).data

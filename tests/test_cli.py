@@ -4,8 +4,6 @@ checked against a brute-force reading of the same files (RULINGS.md §1, DESIGN.
 from __future__ import annotations
 
 import json
-import re
-import shlex
 from itertools import combinations
 from pathlib import Path
 
@@ -397,28 +395,3 @@ def test_top_level_help_lists_every_command():
     assert result.exit_code == 0
     for command in COMMANDS:
         assert command in result.stdout
-
-
-def _examples() -> dict[str, str]:
-    from typer.main import get_command
-
-    group = get_command(app)
-    found = {}
-    for command_name, command in group.commands.items():
-        match = re.search(r"Example: \[bold\](.*?)\[/\]", command.help or "")
-        assert match, f"{command_name} has no Example line"
-        found[command_name] = match.group(1)
-    return found
-
-
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "play"])
-def test_help_example_runs(command, monkeypatch):
-    example = _examples()[command]
-    words = shlex.split(example.split(">")[0])
-    assert words[:2] == ["sleuth", command]
-    for word in words:
-        if word.startswith("examples/"):
-            assert (ROOT / word).is_file(), f"the example of {command} names a missing {word}"
-    monkeypatch.chdir(ROOT)
-    result = runner.invoke(app, words[1:])
-    assert result.exit_code == 0, (result.stdout, result.stderr)

@@ -2,7 +2,7 @@
 checked (and saved under DIR if asked); `generate`.
 
 Like the game pages they hold no game logic: a puzzle is read with the CLI's loaders and its
-game is the one `sleuth check` picks (`cli.app.game_of`); `check` and `generate` are the game
+game is the one `sleuth check` picks (`models.game_of`); `check` and `generate` are the game
 methods the CLI calls, with the same arguments. This module only lays the report's data out
 as tables (the same numbers `check --json` prints) and keeps the folder safe: every file name,
 a puzzle's `deck:` included, goes through `web.app.inside`, and a saved puzzle never replaces a
@@ -14,7 +14,6 @@ first and finds its report).
 from __future__ import annotations
 
 import os
-import random
 import tempfile
 import threading
 from collections.abc import Callable
@@ -29,10 +28,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from cli.app import game_of
-from models import GAMES
+from models import GAMES, game_of, jobs
 from solver.errors import InputError, SleuthError
-from solver.explain import graded
 from solver.logfile import Document, as_whole, dump, load, parse_text
 from solver.names import NameSet
 from solver.report import Report, Table
@@ -175,8 +172,8 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
         }
         try:
             game, count, seed, difficulty, visible = generate_options(options)
-            made = game.generate(random.Random(seed), count, difficulty, visible=visible)
-            made = [graded(game, puzzle) for puzzle in made]
+            # the CLI's chunks and seeds, in this process (a page asks for a few puzzles)
+            made = jobs.generate(game, count, seed, difficulty, visible, workers=1)
         except SleuthError as error:
             return desk(422, error=str(error), options=options)
         return desk(200, generated=[dump(p) for p in made], options=options)

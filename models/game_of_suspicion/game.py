@@ -99,6 +99,7 @@ class GameOfSuspicion:
     name = GAME
     title = "Game of Suspicion"
     session_help = SESSION_HELP
+    puzzles_per_chunk = 1  # seconds a puzzle
 
     def __init__(self) -> None:
         self.last: LastSteps[Filter] = (

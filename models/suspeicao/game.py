@@ -91,6 +91,7 @@ class Suspeicao:
     name = GAME
     title = "Suspeição"
     session_help = SESSION_HELP
+    puzzles_per_chunk = 1  # seconds a puzzle
 
     def __init__(self) -> None:
         self.last: LastSteps[Belief] = (

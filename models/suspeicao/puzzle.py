@@ -213,4 +213,6 @@ def generate(
             },
         }
 
-    return puzzles.collect(count, attempt, tries=40, progress=progress)
+    # about one try in ten makes a puzzle (many need more than 12 clues): 400 tries in a row
+    # fail by chance once in 10^16, so "no puzzle found" means the options rule puzzles out
+    return puzzles.collect(count, attempt, tries=400, progress=progress)

@@ -157,7 +157,10 @@ def on_cluster(
 
     with connected(workers, scheduler, len(chunks)) as client:
         threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
-        window = max(4, 2 * threads)  # enough queued to keep every thread busy, not the job
+        # one chunk in flight per thread: Dask gives a chunk to a worker as it is submitted, and
+        # one queued behind a long chunk waits there while another worker idles (batch solve
+        # of logs of mixed sizes ran its long chunks one after another on one worker)
+        window = threads
         job = f"sleuth-{uuid.uuid4().hex[:8]}"
         waiting = iter(chunks)
         chunk_of: dict[str, Chunk] = {}

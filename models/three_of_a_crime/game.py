@@ -236,7 +236,7 @@ class ThreeOfACrime:
     name = GAME
     title = "Three of a Crime"
     session_help = SESSION_HELP
-    puzzles_per_chunk = 200  # about 3 ms a puzzle, graded
+    puzzles_per_chunk = 50  # about 3 ms a puzzle, graded: 20 chunks in a book of 1,000
     has_deck_file = False  # the 35 cards are every set of 3 of the 7 suspects: `--deck` is refused
     events_kinds = EVENT_KINDS
 

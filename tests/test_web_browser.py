@@ -121,11 +121,12 @@ def test_a_short_game_played_in_the_browser(served, phone, game, tmp_path):
     # a mistyped event: an inline message, nothing lost, the page still usable
     page.fill("#line", "nonsense here")
     submit(page, "form[action^='/event'] button")
-    assert page.locator("[role=alert]").is_visible()
+    # under load the page first says "counting", and shows the refusal when it reloads
+    sync_api.expect(page.locator("[role=alert]")).to_be_visible(timeout=120_000)
     saved = load(str(folder / f"{game}.yaml")).data
     assert saved["events"] == [GAMES[game].parse_line(line) for line in lines]
     assert saved["rejected"][0]["typed"] == "nonsense here"
-    page.goto(f"{url}log/{game}.yaml")
+    settled(page, f"{url}log/{game}.yaml")
     report = GAMES[game].view(Document(saved, str(folder / f"{game}.yaml")))
     shown_tables = page.locator("#report table").all()
     assert len(shown_tables) == len(report.tables)
@@ -264,6 +265,7 @@ def test_a_short_game_entered_by_tapping(served, phone, game):
         cwd=ROOT,
     )
     cli_json = json.loads(solved.stdout)
+    settled(page, f"{url}log/tapped-{game}.yaml")  # the page itself, not "counting"
     bars = [b.inner_text().strip() for b in page.locator("#report td.bar").all()]
     exact = probabilities(cli_json)
     assert bars and all(one_of(bar, exact) for bar in bars), (bars, cli_json)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,7 +70,8 @@ class Document:
         me = self.data.get("me")
         if me is None:
             return players, None
-        return players, players.resolve(me) if players else str(me)
+        with reading("me"):
+            return players, players.resolve(me) if players else str(me)
 
 
 # -- typed values: what a reader expects, or one error saying so ---------------------------------
@@ -91,6 +93,27 @@ def as_list(value: object, expected: str, single: bool = True) -> list:
     if single and isinstance(value, str | int) and not isinstance(value, bool):
         return [value]
     raise InputError(f"expected {expected}, got {shown(value)}")
+
+
+@contextmanager
+def reading(name: str) -> Iterator[None]:
+    """Name the field being read in an InputError raised while reading it (`me: unknown player
+    'Zed'`), unless the error already has an event's place."""
+    try:
+        yield
+    except InputError as error:
+        if error.event is not None or error.message.startswith(f"{name}:"):
+            raise
+        raise InputError(f"{name}: {error.message}", line=error.line) from None
+
+
+def only_fields(mapping: dict, allowed: Sequence[str], what: str) -> None:
+    """Refuse a key that the reader of `what` would ignore: a misspelt field is an error, never
+    a silent default."""
+    for key in mapping:
+        if key not in allowed:
+            hint = NameSet("field", allowed).suggestion(str(key).lower())
+            raise InputError(f"{what} has no field {shown(key)}{hint}")
 
 
 def as_mapping(value: object, expected: str) -> dict:

@@ -76,6 +76,20 @@ BAD_LOGS = {
         2,
         5,
     ),
+    # fields a reader would have ignored (issue 16 §3/§5): refused, naming the field
+    "a round that is a list": (HEADER + "  - round: []\n", ["round takes", "not []"], 2, 5),
+    "a misspelt field of round": (
+        HEADER + "  - round: {eyewitnes: Ben}\n",
+        ["round has no field 'eyewitnes'", "did you mean 'eyewitness'"],
+        2,
+        5,
+    ),
+    "a misspelt field of won": (
+        HEADER + "  - won: {by: Ben, crd: [HB, JC, KC]}\n",
+        ["won has no field 'crd'", "did you mean 'card'"],
+        2,
+        5,
+    ),
 }
 
 CONTRADICTION = (
@@ -617,3 +631,33 @@ def test_a_requirement_range_of_thousands_of_digits_is_one_line():
     with pytest.raises(InputError, match="a range of card numbers"):
         requirement("1" * 5000 + "5-50")
     assert requirement("35-50").high == 50
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "game: six-suspects\nplayers: [Ana, Ben]\nme: Zed\nevents: []\n",
+            "me: unknown player 'Zed'",
+        ),
+        (
+            "game: game-of-suspicion\nplayers: [Ana, Ben, Cleo, Dan]\nme: Ana\npuzzle:\n"
+            "  given:\n    - deal: {hand: [0, 1, 5, 7]}\n  question: {hand: Zed}\n",
+            "question: hand: unknown player 'Zed'",
+        ),
+    ],
+    ids=["me", "question hand"],
+)
+def test_a_header_field_is_named_in_its_error(tmp_path, text, message):
+    """Outside the events there is no event number: the message names the field instead."""
+    path = write(tmp_path, text)
+    command = "check" if "puzzle:" in text else "solve"
+    assert_one_line_error(invoke(command, path), 2, message)
+
+
+def test_a_line_break_of_any_kind_in_a_name_stays_escaped_in_the_one_line(tmp_path):
+    """The fuzz test found a deck named "\\x1e" (a record separator, which splits lines in
+    Python) printed raw: the error then read as two lines."""
+    text = 'game: game-of-suspicion\nplayers: []\ndeck: "\\x1E\\u2028"\npuzzle:\n  given: []\n'
+    message = assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, "cannot read deck")
+    assert "\\x1e\\u2028" in message

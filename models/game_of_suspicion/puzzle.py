@@ -20,7 +20,7 @@ from models.game_of_suspicion.belief import Impossible, track
 from models.game_of_suspicion.log import GAME, parse
 from solver import puzzle as puzzles
 from solver.errors import Contradiction, InputError
-from solver.logfile import Document, as_whole
+from solver.logfile import Document, as_whole, reading
 from solver.names import NameSet
 from solver.report import Report
 
@@ -60,7 +60,8 @@ class Puzzle:
         # the deal fixes which cards are hidden (it is the game's structure, not a clue)
         self.clues = [i for i in range(self.log.events) if i + 1 != rnd.deal_event]
         if self.kind == "hand":
-            player = NameSet("player", self.log.players).resolve(subject)
+            with reading("question: hand"):
+                player = NameSet("player", self.log.players).resolve(subject)
             if player == self.log.me or player not in rnd.setup.places:
                 raise InputError(f"{player}'s hand is not hidden from {self.log.me}")
             self.subject: Any = player

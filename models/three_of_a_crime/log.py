@@ -20,7 +20,7 @@ from models.three_of_a_crime.rules import (
     card_label,
 )
 from solver.errors import InputError
-from solver.logfile import Document, read_events
+from solver.logfile import Document, only_fields, read_events, shown
 
 EVENT_KINDS = ("round", "card", "accuse", "won", "secret")
 GAME = "three-of-a-crime"
@@ -232,11 +232,13 @@ class _Reader:
         started.secrets = list(range(drawn, drawn + need))
 
     def on_round(self, number: int, event: dict, where: dict) -> None:
-        body = event["round"] or {}
+        body = {} if event["round"] is None else event["round"]
         if not isinstance(body, dict):
             raise InputError(
-                "round takes a mapping such as {eyewitness: Ben} or {eyewitness: both}"
+                "round takes a mapping such as {eyewitness: Ben} or {eyewitness: both}, "
+                f"not {shown(body)}"
             )
+        only_fields(body, ("eyewitness",), "round")
         eyewitness = body.get("eyewitness")
         variation = self.is_both(eyewitness)
         if variation:
@@ -385,9 +387,12 @@ class _Reader:
         return current.secret_of(other)
 
     def on_won(self, number: int, event: dict, where: dict) -> None:
-        body = event["won"] or {}
+        body = {} if event["won"] is None else event["won"]
         if not isinstance(body, dict):
-            raise InputError("won takes {by: PLAYER, card: [3 suspects]} (card optional)")
+            raise InputError(
+                f"won takes {{by: PLAYER, card: [3 suspects]}} (card optional), not {shown(body)}"
+            )
+        only_fields(body, ("by", "card"), "won")
         by = self.player(body["by"], where) if body.get("by") is not None else None
         card = parse_card(body["card"], where) if body.get("card") is not None else None
         current = self.rounds[-1]

@@ -48,5 +48,14 @@ def show_error(error: SleuthError, as_json: bool = False) -> None:
     """One line on stderr (and the error as JSON on stdout with --json); never a traceback."""
     if as_json:
         print(json.dumps(error.to_json(), ensure_ascii=False))
-    errors.print(f"[red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+    errors.print(f"[red]error:[/] {escape(one_line(str(error)))}", highlight=False, soft_wrap=True)
     sys.stderr.flush()
+
+
+def one_line(text: str) -> str:
+    """`text` with every character that is not printable (a line break of any kind, such as
+    a record separator in a file name, or another control character) written as its escape,
+    so that an error stays one line."""
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )

@@ -310,8 +310,9 @@ def generate(
     """Make new puzzles with a unique answer (YAML documents, or a JSON list with --json), on
     every core.
 
-    Puzzles are made in chunks of 10, each from its own seed drawn from --seed, so a seed gives
-    the same puzzles with any number of workers or on any cluster (docs/cluster.md).
+    Puzzles are made in chunks of a fixed size per game, each from its own seed drawn from
+    --seed, so a seed gives the same puzzles with any number of workers or on any cluster
+    (docs/cluster.md).
 
     Example: [bold]sleuth generate three-of-a-crime --count 3 --seed 7 --difficulty 2[/]
     or [bold]sleuth generate six-suspects --count 2 --visible 6[/]

@@ -125,6 +125,8 @@ def many(
     try:
         if resume and output is None:
             raise InputError("--resume reads the lines of --output: give --output FILE too")
+        if output is not None and output.exists() and not resume:  # never lose earlier lines
+            raise InputError(f"{output} exists: --resume goes on from it; remove it to start over")
         files = files_named(paths)
         if not files:
             raise InputError(f"no files in {' '.join(paths)}")
@@ -199,7 +201,7 @@ def answered(output: Path) -> set[str]:
 
 
 class lines_to:
-    """The place the lines go: `output` (appended to with --resume, else replaced), or stdout."""
+    """The place the lines go: `output` (appended to with --resume, else new), or stdout."""
 
     def __init__(self, output: Path | None, append: bool):
         self.output, self.append = output, append

@@ -172,7 +172,12 @@ def test_bad_batch_arguments_are_one_line(tmp_path):
         app, ["batch", "solve", str(tmp_path), "-o", str(tmp_path / "foreign.jsonl"), "--resume"]
     )
     assert foreign.exit_code == 2 and "line 1 is not a line of sleuth batch" in foreign.stderr
-    for result in (no_output, empty, nothing, foreign):
+    (tmp_path / "done.jsonl").write_text("")
+    again = runner.invoke(
+        app, ["batch", "solve", str(tmp_path), "-o", str(tmp_path / "done.jsonl")]
+    )
+    assert again.exit_code == 2 and "exists: --resume goes on from it" in again.stderr
+    for result in (no_output, empty, nothing, foreign, again):
         assert "Traceback" not in result.output
 
 

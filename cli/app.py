@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from cli.batch import batch_app
+from cli.batch import Scheduler, Workers, batch_app
 from cli.render import errors, fit_to_terminal, show, show_error
 from models import GAMES, game_named, game_of, with_deck
 from solver.errors import InputError, InternalError, SleuthError
@@ -273,23 +273,6 @@ def check(
     run(body, as_json)
 
 
-WorkersOption = Annotated[
-    int | None,
-    typer.Option(
-        min=1,
-        help="Local Dask worker processes (default: one per core; 1: this process only).",
-    ),
-]
-SchedulerOption = Annotated[
-    str | None,
-    typer.Option(
-        help="An existing Dask cluster's scheduler, e.g. tcp://HOST:8786 (default: "
-        "$SLEUTH_SCHEDULER unless --workers is given).",
-        show_default=False,
-    ),
-]
-
-
 @app.command()
 def generate(
     game: Annotated[str, typer.Argument(help="Game name, e.g. three-of-a-crime.")],
@@ -303,8 +286,8 @@ def generate(
         int | None,
         typer.Option(min=1, max=12, help="Cards shown in each puzzle (6 Suspects)."),
     ] = None,
-    workers: WorkersOption = None,
-    scheduler: SchedulerOption = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     as_json: JsonOption = False,
 ) -> None:
     """Make new puzzles with a unique answer (YAML documents, or a JSON list with --json), on
@@ -356,8 +339,8 @@ def simulate(
             help="The player's policy, where a game has several (6 Suspects, Game of Suspicion, Suspeição: advice|random)."
         ),
     ] = None,
-    workers: WorkersOption = None,
-    scheduler: SchedulerOption = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     as_json: JsonOption = False,
 ) -> None:
     """Play random games by the rules and report how well they go, on every core.

@@ -52,7 +52,10 @@ Deck = Annotated[
 ]
 Workers = Annotated[
     int | None,
-    typer.Option(min=1, help="Local Dask worker processes (default: one per core; 1: here)."),
+    typer.Option(
+        min=1,
+        help="Local Dask worker processes (default: one per core; 1: this process only).",
+    ),
 ]
 Scheduler = Annotated[
     str | None,
@@ -64,20 +67,31 @@ Scheduler = Annotated[
 ]
 Json = Annotated[
     bool,
-    typer.Option("--json", help="The summary as one JSON object (stdout, with --output)."),
+    typer.Option("--json", help="The summary (with --output) or an error as one JSON object."),
 ]
 
 
-@batch_app.command("solve")
-def solve_many(
-    paths: Paths,
-    output: Output = None,
-    resume: Resume = False,
-    deck: Deck = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
-    as_json: Json = False,
-) -> None:
+def batch_command(command: str, doc: str) -> None:
+    """Register `batch COMMAND`: `solve` and `check` take the same options and differ only in
+    the one-file command each line gives."""
+
+    def body(
+        paths: Paths,
+        output: Output = None,
+        resume: Resume = False,
+        deck: Deck = None,
+        workers: Workers = None,
+        scheduler: Scheduler = None,
+        as_json: Json = False,
+    ) -> None:
+        many(command, paths, output, resume, deck, workers, scheduler, as_json)
+
+    body.__doc__ = doc
+    batch_app.command(command)(body)
+
+
+batch_command(
+    "solve",
     """Solve every log, one JSON line each (what `solve --json` prints, and its exit status).
 
     A broken or contradictory log is its own line; the batch goes on. Ctrl-C leaves whole
@@ -85,27 +99,17 @@ def solve_many(
 
     Example: [bold]sleuth batch solve examples/three-of-a-crime/ -o answers.jsonl[/]
     or [bold]sleuth batch solve 'examples/**/round-*.yaml' -o answers.jsonl --resume --workers 2[/]
-    """
-    many("solve", paths, output, resume, deck, workers, scheduler, as_json)
-
-
-@batch_app.command("check")
-def check_many(
-    paths: Paths,
-    output: Output = None,
-    resume: Resume = False,
-    deck: Deck = None,
-    workers: Workers = None,
-    scheduler: Scheduler = None,
-    as_json: Json = False,
-) -> None:
+    """,
+)
+batch_command(
+    "check",
     """Check every puzzle, one JSON line each (what `check --json` prints, and its exit status).
 
     Exit status 1 on a line: not unique (or contradictory). As `batch solve` otherwise.
 
     Example: [bold]sleuth batch check 'examples/three-of-a-crime/puzzle-*.yaml' -o checked.jsonl[/]
-    """
-    many("check", paths, output, resume, deck, workers, scheduler, as_json)
+    """,
+)
 
 
 def many(
@@ -161,7 +165,7 @@ def many(
                 )
                 raise typer.Exit(INTERRUPTED) from None
     except SleuthError as error:
-        show_error(error, as_json and output is not None)
+        show_error(error, as_json)  # with --json, stdout says it as JSON too (a line of its own)
         raise typer.Exit(error.exit_code) from None
     summary = summarised(command, len(files), len(done), outcomes, output)
     if output is not None:

@@ -28,3 +28,14 @@ def as_document(data: dict[str, Any], path: str = "<test>") -> Document:
 def make_document():
     """The `as_document` helper as a fixture (session-scoped, so Hypothesis tests may use it)."""
     return as_document
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A real 2-worker Dask LocalCluster (one process per worker), for the batch tests."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as started:
+        yield started

@@ -37,16 +37,6 @@ JOBS = [
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
 def client(cluster):
     from distributed import Client
 

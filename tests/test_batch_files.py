@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_batch import refuse_in_process
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -40,20 +41,6 @@ events:
 
 
 SLOW = {"round-6p.yaml", "puzzle-medium.yaml", "puzzle-hard.yaml"}  # seconds each: left out
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as started:
-        yield started
-
-
-def refuse_in_process(*args: object) -> None:
-    raise AssertionError("ran in this process, not on the cluster")
 
 
 @pytest.fixture
@@ -166,6 +153,8 @@ def test_bad_batch_arguments_are_one_line(tmp_path):
     assert empty.exit_code == 2 and "no files" in empty.stderr
     nothing = runner.invoke(app, ["batch", "check", str(tmp_path / "*.yaml")])
     assert nothing.exit_code == 2 and "no file matches" in nothing.stderr
+    as_json = runner.invoke(app, ["batch", "check", str(tmp_path / "*.yaml"), "--json"])
+    assert json.loads(as_json.stdout)["exit_code"] == 2  # stdout: one JSON object
     (tmp_path / "a.yaml").write_text(CONTRADICTORY)
     (tmp_path / "foreign.jsonl").write_text("a line of something else\n")
     foreign = runner.invoke(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,6 +25,7 @@ class Document:
     data: dict[str, Any]
     path: str = "<input>"
     lines: dict[str, list[int]] = field(default_factory=dict)
+    key_lines: dict[str, int] = field(default_factory=dict)  # "players", "puzzle.answer": line
 
     def line_of(self, key: str, index: int) -> int | None:
         found = self.lines.get(key, [])
@@ -107,13 +110,18 @@ def reading(name: str) -> Iterator[None]:
         raise InputError(f"{name}: {error.message}", line=error.line) from None
 
 
-def only_fields(mapping: dict, allowed: Sequence[str], what: str) -> None:
+def only_fields(
+    mapping: dict,
+    allowed: Sequence[str],
+    what: str,
+    line: Callable[[Any], int | None] = lambda key: None,
+) -> None:
     """Refuse a key that the reader of `what` would ignore: a misspelt field is an error, never
-    a silent default."""
+    a silent default (`line`: where each key is written, when known)."""
     for key in mapping:
         if key not in allowed:
             hint = NameSet("field", allowed).suggestion(str(key).lower())
-            raise InputError(f"{what} has no field {shown(key)}{hint}")
+            raise InputError(f"{what} has no field {shown(key)}{hint}", line=line(key))
 
 
 def as_mapping(value: object, expected: str) -> dict:
@@ -144,16 +152,146 @@ def as_flag(value: object, expected: str) -> bool:
     return value
 
 
+HEADER_FIELDS = ("game", "players", "me", "events", "puzzle", "rejected", "notes")
+PUZZLE_FIELDS = ("given", "question", "answer", "difficulty", "path")
+
+
+def check_header(doc: Document, header: Sequence[str] = (), puzzle: Sequence[str] = ()) -> None:
+    """Refuse a top-level or `puzzle:` key that no reader looks at (`colour: red`, `player:`):
+    every game reads HEADER_FIELDS and PUZZLE_FIELDS, plus its own `header` and `puzzle` keys.
+    `notes:` is free text, for a JSON log that cannot hold comments."""
+    only_fields(doc.data, (*HEADER_FIELDS, *header), "the file", doc.key_lines.get)
+    body = doc.data.get("puzzle")
+    if isinstance(body, dict):
+        lines = {key: doc.key_lines.get(f"puzzle.{key}") for key in body}
+        only_fields(body, (*PUZZLE_FIELDS, *puzzle), "a puzzle", lines.get)
+
+
+class _Watched(dict):
+    """One mapping of an event as its reader sees it. It remembers every key the reader asks for
+    (`m[k]`, `m.get(k)`, `k in m`, or going over all of them), so that a key never asked for, a
+    field the reader would silently ignore, is refused after the event is read. Watching what is
+    read, rather than keeping a list of fields per event beside each reader, cannot drift from
+    the readers. Only the reading sees it: the log itself keeps plain mappings."""
+
+    def __init__(self, data: dict, what: str, every: list[_Watched], read: list | None = None):
+        super().__init__(data)
+        self.what = what
+        self.asked: set = set()
+        self.children: dict = {}
+        self.every = every
+        self.read = [] if read is None else read  # (mapping, key) of every value read, in order
+        every.append(self)
+
+    def _value(self, key: Any) -> Any:
+        value = dict.__getitem__(self, key)
+        self.read.append((self, key))
+        if type(value) is not dict:
+            return value
+        if key not in self.children:
+            self.children[key] = _Watched(value, f"{self.what}.{key}", self.every, self.read)
+        return self.children[key]
+
+    def _all(self) -> None:
+        self.asked.update(dict.keys(self))
+
+    def __getitem__(self, key: Any) -> Any:
+        self.asked.add(key)
+        return self._value(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self.asked.add(key)
+        return self._value(key) if dict.__contains__(self, key) else default
+
+    def __contains__(self, key: object) -> bool:
+        self.asked.add(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self) -> Iterator:
+        self._all()
+        return dict.__iter__(self)
+
+    def keys(self):  # type: ignore[override]
+        self._all()
+        return dict.keys(self)
+
+    def items(self):  # type: ignore[override]
+        self._all()
+        return [(key, self._value(key)) for key in dict.keys(self)]
+
+    def values(self):  # type: ignore[override]
+        self._all()
+        return [self._value(key) for key in dict.keys(self)]
+
+    def unasked(self) -> list:
+        return [key for key in dict.keys(self) if key not in self.asked]
+
+    def refusal(self, key: Any, outer: str | None) -> InputError:
+        """The error for a field never asked for; `outer`: the event's kind, when this is the
+        event mapping itself (a key beside the kind rather than inside it)."""
+        names = sorted(str(k) for k in self.asked if k != outer)
+        hint = NameSet("field", names).suggestion(str(key).lower()) if names else ""
+        if outer is not None and (not names or "expected one of" in hint):
+            hint = f" (a {outer}'s fields go inside it: {outer}: {{...}})"
+        return InputError(f"{self.what} has no field {shown(key)}{hint}")
+
+    def named(self, error: InputError) -> InputError:
+        """`error`, naming the field whose value it quotes (`play.card: expected a card value,
+        got 'zzz'`): the value read last whose text is in the message. An error that names its
+        field already, or quotes no value read, is left as it is."""
+        for mapping, key in reversed(self.read):
+            if f"'{key}" in error.message or f"{key}:" in error.message:
+                return error
+            value = dict.__getitem__(mapping, key)
+            quoted = [value, *value] if isinstance(value, list) else [value]
+            if any(_quotes(error.message, part) for part in quoted):
+                name = key if mapping is self else f"{mapping.what}.{key}"
+                return InputError(f"{name}: {error.message}", event=error.event, line=error.line)
+        return error
+
+    def misspelt(self) -> tuple[Any, str] | None:
+        """A key never asked for that is close to one asked for but absent: most likely the
+        cause of whatever went wrong reading the event."""
+        missing = [str(k).lower() for k in self.asked if not dict.__contains__(self, k)]
+        for key in self.unasked():
+            if difflib.get_close_matches(str(key).lower(), missing, n=1, cutoff=0.6):
+                return key, self.what
+        return None
+
+
+def known_fields(mapping: dict, *keys: str) -> None:
+    """Fields an event may carry that this path of its reader has no use for (what changes hands
+    when, by a ruling, nothing does): accepted as written, not refused as unknown."""
+    if isinstance(mapping, _Watched):
+        mapping.asked.update(keys)
+
+
+def _quotes(message: str, value: Any) -> bool:
+    """Whether an error message quotes `value` as the readers do: "got 'zzz'", "got 7",
+    "unknown player -5", "unknown card '[]'" (a one-character text only after "got")."""
+    texts = {repr(value), str(value), repr(str(value))}
+    if any(f"got {text}" in message for text in texts):
+        return True
+    return any(
+        len(text) > 1 and re.search(rf"(?<![\w'\"]){re.escape(text)}(?![\w'\"])", message)
+        for text in texts
+    )
+
+
 def read_events(
     doc: Document,
     key: str,
     events: list,
     kinds: Sequence[str],
     handle: Callable[[int, str, dict], None],
+    header: Sequence[str] = (),
+    puzzle: Sequence[str] = (),
 ) -> None:
     """Call `handle(number, kind, event)` for each event in order (numbers from 1). An event that
-    is not a one-kind mapping, or an InputError raised without a place, is reported with the
-    event's number and line."""
+    is not a one-kind mapping, a field its reader never looks at, or an InputError raised
+    without a place, is reported with the event's number and line. The document's own keys are
+    checked first (`check_header`: `header` and `puzzle` are the game's own)."""
+    check_header(doc, header, puzzle)
     for number, event in enumerate(events, start=1):
         where = {"event": number, "line": doc.line_of(key, number - 1)}
         try:
@@ -163,11 +301,38 @@ def read_events(
             if kind not in kinds:
                 hint = NameSet("event", kinds).suggestion(str(kind).lower())
                 raise InputError(f"unknown event {kind!r}{hint}")
-            handle(number, kind, event)
+            _read_watched(number, kind, event, handle)
         except InputError as error:
             if error.event is None or error.line is None:
                 raise InputError(error.message, **where) from None
             raise
+
+
+def _read_watched(
+    number: int, kind: str, event: dict, handle: Callable[[int, str, dict], None]
+) -> None:
+    """`handle` one event, then refuse any field of it that was never asked for. When reading
+    fails, a misspelt field is named instead, being the likelier cause."""
+    every: list[_Watched] = []
+    watched = _Watched(event, f"the {kind} event", every)
+    watched.asked.add(kind)
+    if type(event[kind]) is dict:  # the body is named by its kind: "look has no field 'x'"
+        watched.children[kind] = _Watched(event[kind], kind, every, watched.read)
+    try:
+        handle(number, kind, watched)
+    except InputError as error:
+        for mapping in every:
+            found = mapping.misspelt()
+            if found is not None:
+                outer = kind if mapping is watched else None
+                raise mapping.refusal(found[0], outer) from None
+        if error.event is not None:
+            raise
+        raise watched.named(error) from None
+    for mapping in every:
+        unasked = mapping.unasked()
+        if unasked:
+            raise mapping.refusal(unasked[0], kind if mapping is watched else None)
 
 
 def _sequence_lines(node: yaml.Node, path: tuple[str, ...]) -> list[int]:
@@ -352,7 +517,27 @@ def parse_text(text: str, path: str = "<input>") -> Document:
         "events": _sequence_lines(root, ("events",)) if root else [],
         "given": _sequence_lines(root, ("puzzle", "given")) if root else [],
     }
-    return Document(data=data, path=path, lines=lines)
+    return Document(data=data, path=path, lines=lines, key_lines=_key_lines(root))
+
+
+def _key_lines(root: yaml.Node | None) -> dict[str, int]:
+    """The line of each top-level key, of each key of `puzzle:` ("puzzle.KEY") and of each key
+    of a mapping there ("puzzle.visible.A1")."""
+    found: dict[str, int] = {}
+    if not isinstance(root, yaml.MappingNode):
+        return found
+    for key_node, value_node in root.value:
+        name = str(getattr(key_node, "value", ""))
+        found[name] = key_node.start_mark.line + 1
+        if name == "puzzle" and isinstance(value_node, yaml.MappingNode):
+            for inner, inner_value in value_node.value:
+                field_name = f"puzzle.{getattr(inner, 'value', '')}"
+                found[field_name] = inner.start_mark.line + 1
+                if isinstance(inner_value, yaml.MappingNode):  # `visible: {A1: ...}`
+                    for key_node, _ in inner_value.value:
+                        key = getattr(key_node, "value", "")
+                        found[f"{field_name}.{key}"] = key_node.start_mark.line + 1
+    return found
 
 
 def read_text(path: Path, what: str) -> str:

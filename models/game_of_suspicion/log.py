@@ -28,11 +28,12 @@ from models.game_of_suspicion.steps import (
     Swap,
 )
 from solver.errors import Contradiction, InputError
-from solver.logfile import Document, as_flag, as_list, as_whole, read_events
+from solver.logfile import Document, as_flag, as_list, as_whole, known_fields, read_events
 from solver.names import NameSet
 
 GAME = "game-of-suspicion"
 EVENT_KINDS = ("deal", "look", "play", "guess", "move", "show", "fact", "scores")
+HEADER = ("deck", "options", "advanced")  # beside every game's own (solver.logfile.HEADER_FIELDS)
 SLOTS = ("left", "right")
 TABLE = "table"  # a generic move's public place: face up in front of nobody in particular
 
@@ -301,7 +302,7 @@ class _Reader:
     # -- events ---------------------------------------------------------------------------------
 
     def read(self) -> Log:
-        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event)
+        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event, HEADER)
         self.log.events = len(self.raw)
         return self.log
 
@@ -461,6 +462,7 @@ class _Reader:
         rnd = self.round
         fewest = 2 if self.log.deck.option("card0_one_card") == "unaffected" else 1
         if rnd.hand_size[first] < fewest or rnd.hand_size[second] < fewest:
+            known_fields(body, "gave", "got")
             return  # house ruling: a player with one card is not affected, so nothing changes hands
         if me in (first, second):
             for key in ("gave", "got"):

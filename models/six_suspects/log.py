@@ -14,6 +14,8 @@ from solver.logfile import Document, read_events
 
 GAME = "six-suspects"
 EVENT_KINDS = ("look", "announce", "vote")
+HEADER = ("deck", "looks_left")  # beside every game's own (solver.logfile.HEADER_FIELDS)
+PUZZLE = ("visible",)
 LOOKS_BEFORE_ANNOUNCING = 4
 
 
@@ -66,7 +68,7 @@ class _Reader:
         return self.players.resolve(name) if self.players else str(name)
 
     def read(self) -> Log:
-        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event)
+        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event, HEADER, PUZZLE)
         self.log.events = len(self.raw)
         return self.log
 

@@ -32,6 +32,7 @@ from solver.names import NameSet
 GAME = "suspeicao"
 ACTION_EVENTS = tuple(a.lower() for a in rules.ACTIONS)
 EVENT_KINDS = ("deal", "play", *ACTION_EVENTS, "skip", "end", "move", "show", "fact")
+HEADER = ("deck", "options", "blocking")  # beside every game's own (solver.logfile.HEADER_FIELDS)
 HAND_ACTIONS = ("REVEAL", "FORCE", "EXCHANGE", "TAKE")  # actions on the target's hand
 DISCARD = "discard"
 INCRIMINATING = 4  # the board shows four numbers
@@ -369,7 +370,7 @@ class _Reader:
     # -- events ----------------------------------------------------------------------------------
 
     def read(self) -> Log:
-        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event)
+        read_events(self.doc, self.key, self.raw, EVENT_KINDS, self.read_event, HEADER)
         self.log.events = len(self.raw)
         return self.log
 

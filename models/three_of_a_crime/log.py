@@ -20,7 +20,7 @@ from models.three_of_a_crime.rules import (
     card_label,
 )
 from solver.errors import InputError
-from solver.logfile import Document, only_fields, read_events, shown
+from solver.logfile import Document, read_events, shown
 
 EVENT_KINDS = ("round", "card", "accuse", "won", "secret")
 GAME = "three-of-a-crime"
@@ -238,7 +238,6 @@ class _Reader:
                 "round takes a mapping such as {eyewitness: Ben} or {eyewitness: both}, "
                 f"not {shown(body)}"
             )
-        only_fields(body, ("eyewitness",), "round")
         eyewitness = body.get("eyewitness")
         variation = self.is_both(eyewitness)
         if variation:
@@ -392,7 +391,6 @@ class _Reader:
             raise InputError(
                 f"won takes {{by: PLAYER, card: [3 suspects]}} (card optional), not {shown(body)}"
             )
-        only_fields(body, ("by", "card"), "won")
         by = self.player(body["by"], where) if body.get("by") is not None else None
         card = parse_card(body["card"], where) if body.get("card") is not None else None
         current = self.rounds[-1]

@@ -19,6 +19,7 @@ from models import GAMES, game_named, game_of, with_deck
 from solver.errors import InputError, InternalError, SleuthError
 from solver.explain import explain_with, solution_path
 from solver.logfile import Document, dump, load
+from solver.puzzle import checked
 
 
 def _usage_error_as_json(error: typer.TyperException, args: Any) -> None:
@@ -262,7 +263,7 @@ def check(
 
     def body() -> Any:
         doc, game = opened(puzzle, deck)
-        report = game.check(doc)
+        report = checked(game, doc)
         if not explain or report.exit_code:
             return report
         path = solution_path(game, doc)

@@ -23,6 +23,7 @@ from solver.errors import InputError, InternalError, SleuthError
 from solver.explain import graded
 from solver.game import Game
 from solver.logfile import parse_text, read_text
+from solver.puzzle import checked
 from solver.report import Report
 
 Progress = Callable[[Chunk], None] | None
@@ -119,7 +120,7 @@ def answer(command: str, path: str, text: str, deck: str | None) -> dict:
         game = game_of(doc)
         if deck is not None:
             with_deck(doc, game, deck)
-        report = getattr(game, command)(doc)
+        report = checked(game, doc) if command == "check" else getattr(game, command)(doc)
         return {"path": path, "exit_code": report.exit_code, "output": report.data}
     except SleuthError as error:
         return {"path": path, "exit_code": error.exit_code, "output": error.to_json()}

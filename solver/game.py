@@ -18,6 +18,11 @@ class Game(Protocol):
     # the game (never a function of the workers), so that a seed gives the same puzzles anywhere
     puzzles_per_chunk: int
 
+    @property
+    def difficulty_names(self) -> tuple[str, ...]:
+        """A puzzle's grades, easiest first, as `check` names them."""
+        ...
+
     def describe(self) -> dict:
         """Deck and house rulings, for `sleuth games`."""
         ...

@@ -10,8 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from solver.errors import InputError
+from solver.logfile import Document
+from solver.names import NameSet
+from solver.report import Report
 
 Oracle = Callable[[Sequence[int]], Sequence[Hashable]]
 
@@ -98,3 +102,27 @@ def collect(
         if progress:
             progress()
     return made
+
+
+def checked(game: Any, doc: Document) -> Report:
+    """`game.check(doc)`, with the author's stated `difficulty` held to the grade Sleuth computes
+    (as `answer` is held to the answer): a grade the game does not have is bad input; one that
+    differs is a warning and `difficulty_matches: false`, the exit status staying the answer's."""
+    body = doc.data.get("puzzle")
+    stated = body.get("difficulty") if isinstance(body, dict) else None
+    if stated is not None:
+        grades = NameSet("difficulty", game.difficulty_names)
+        try:
+            stated = grades.resolve(str(stated))
+        except InputError as error:
+            line = doc.key_lines.get("puzzle.difficulty")
+            raise InputError(f"puzzle.difficulty: {error.message}", line=line) from None
+    report = game.check(doc)
+    computed = report.data.get("difficulty")
+    if stated is not None and computed is not None:
+        report.data["difficulty_matches"] = stated == computed
+        if stated != computed:
+            report.warnings.append(
+                f"the puzzle says its difficulty is {stated!r}; Sleuth grades it {computed!r}"
+            )
+    return report

@@ -661,3 +661,174 @@ def test_a_line_break_of_any_kind_in_a_name_stays_escaped_in_the_one_line(tmp_pa
     text = 'game: game-of-suspicion\nplayers: []\ndeck: "\\x1E\\u2028"\npuzzle:\n  given: []\n'
     message = assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, "cannot read deck")
     assert "\\x1e\\u2028" in message
+
+
+# --- issue 16 §3 and §5: a field no reader looks at is refused, never silently ignored --------
+
+# game: (an event with a field its reader never asks for, fragments of the message)
+UNKNOWN_FIELDS = {
+    "card token misspelt": (
+        "three-of-a-crime",
+        "  - card: [HB, JC, KC]\n    tokn: 1\n",
+        "the card event has no field 'tokn'; did you mean 'token'?",
+    ),
+    "accuse extra": (
+        "three-of-a-crime",
+        "  - accuse: {by: Ben, suspects: [HB, JC, KC], correct: false, note: late}\n",
+        "accuse has no field 'note'",
+    ),
+    "look card misspelt": (
+        "six-suspects",
+        "  - look: {slot: A1, crad: diamond}\n",
+        "look has no field 'crad'; did you mean 'card'?",
+    ),
+    "look field beside the look": (
+        "six-suspects",
+        "  - look: {slot: A1}\n    by: Ben\n",
+        "the look event has no field 'by' (a look's fields go inside it: look: {...})",
+    ),
+    "deal extra": (
+        "game-of-suspicion",
+        "  - deal: {hand: [0, 4, 5, 8], shadow: [0, 0, 1, 2], colour: red}\n",
+        "deal has no field 'colour'",
+    ),
+    "count fact extra, nested": (
+        "game-of-suspicion",
+        "  - deal: {hand: [0, 4, 5, 8], shadow: [0, 0, 1, 2]}\n"
+        "  - fact: {player: Ben, count: {of: [1, 2], is: 1, colour: red}}\n",
+        "fact.count has no field 'colour'",
+    ),
+    "deal first misspelt": (
+        "suspeicao",
+        "  - deal: {incriminating: [7, 21, 33, 41], hand: [2, 15, 40, X1], first: Ana, frist: Ben}\n",
+        "deal has no field 'frist'; did you mean 'first'?",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(UNKNOWN_FIELDS))
+def test_a_field_no_reader_asks_for_is_refused(tmp_path, case):
+    """Before, each of these read as if the field were not there (exit 0): a misspelt field
+    silently took its default."""
+    game, events, message = UNKNOWN_FIELDS[case]
+    text = HEADERS[game] + events
+    found = assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, message)
+    starts = [i for i, line in enumerate(events.splitlines()) if line.startswith("  - ")]
+    assert found.startswith(f"error: event {len(starts)} line {5 + starts[-1]}: ")
+    assert_json_error(invoke("solve", write(tmp_path, text), "--json"), 2)
+
+
+@pytest.mark.parametrize(
+    ("header", "message", "line"),
+    [
+        ("colour: red\n", "the file has no field 'colour'", 4),
+        ("player: [Ana]\n", "the file has no field 'player'; did you mean 'players'?", 4),
+    ],
+)
+@pytest.mark.parametrize("game", list(HEADERS))
+def test_an_unknown_top_level_field_is_refused_with_its_line(tmp_path, game, header, message, line):
+    head, _, _ = HEADERS[game].partition("events:\n")
+    path = write(tmp_path, head + header + "events: []\n")
+    assert_one_line_error(invoke("solve", path), 2, f"line {line}: {message}")
+
+
+def test_an_unknown_puzzle_field_is_refused_with_its_line(tmp_path):
+    text = (
+        "game: three-of-a-crime\npuzzle:\n  given:\n    - card: [HB, JC, KC]\n      token: 1\n"
+        "  question: secret\n  answr: [HB, JC, LEL]\n"
+    )
+    result = invoke("check", write(tmp_path, text))
+    assert_one_line_error(
+        result, 2, "line 7: a puzzle has no field 'answr'; did you mean 'answer'?"
+    )
+
+
+def test_a_deck_field_means_nothing_in_three_of_a_crime(tmp_path):
+    """The game has no deck file: a `deck:` line would be ignored, as `--deck` was (§3)."""
+    text = "game: three-of-a-crime\ndeck: mine.yaml\nevents: []\n"
+    assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, "no field 'deck'")
+
+
+@pytest.mark.parametrize("game", list(HEADERS))
+def test_notes_are_free_text_in_every_game(tmp_path, game):
+    """`notes:` is the one free-text field (a JSON log cannot hold comments)."""
+    head, _, _ = HEADERS[game].partition("events:\n")
+    text = head + "notes: {played: 2026-12-02, at: the club}\nevents: []\n"
+    result = invoke("solve", write(tmp_path, text))
+    assert result.exit_code in (0, 2), result.output
+    assert "notes" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("events", "message"),
+    [
+        (
+            "  - card: [HB, JC, Kid Casidy]\n    token: 1\n",
+            "event 1 line 5: card: unknown suspect 'Kid Casidy'",
+        ),
+        (
+            "  - accuse: {by: -5, suspects: [HB, JC, KC], correct: false}\n",
+            "event 1 line 5: accuse.by: unknown player -5",
+        ),
+    ],
+)
+def test_an_event_error_names_its_field(tmp_path, events, message):
+    """Before, only the event and its line were named (1,499 of 4,452 audit runs)."""
+    text = HEADERS["three-of-a-crime"] + events
+    assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, message)
+
+
+@pytest.mark.parametrize(
+    ("game", "events", "message"),
+    [
+        (
+            "game-of-suspicion",
+            "  - deal: {hand: [0, 4, 5, 8], shadow: [0, 1, 2, zzz]}\n",
+            "deal.shadow: expected a card value 0-9 (or 10), got 'zzz'",
+        ),
+        ("six-suspects", "  - look: {slot: Q7}\n", "look.slot: unknown slot 'Q7'"),
+        (
+            "suspeicao",
+            "  - deal: {incriminating: [7, 21, 33, 41], hand: [2, 15, 40, X1], first: Zed}\n",
+            "deal.first: unknown player 'Zed'",
+        ),
+    ],
+)
+def test_each_game_names_the_field(tmp_path, game, events, message):
+    text = HEADERS[game] + events
+    assert_one_line_error(invoke("solve", write(tmp_path, text)), 2, f"event 1 line 5: {message}")
+
+
+@pytest.mark.parametrize("command", ["check", "solve", "suggest"])
+def test_a_visible_card_error_names_its_slot_not_an_event(tmp_path, command):
+    """A puzzle's visible card is not an event: its error said "event 2" (issue 16)."""
+    text = (
+        "game: six-suspects\npuzzle:\n  visible:\n    A1: swap\n    B2: dimond\n"
+        "  question: culprit\n"
+    )
+    message = assert_one_line_error(invoke(command, write(tmp_path, text)), 2)
+    assert message.startswith("error: line 5: visible B2: unknown card 'dimond'")
+    assert "did you mean 'diamond'" in message
+
+
+PUZZLE_EASY = ROOT / "examples/three-of-a-crime/puzzle-easy.yaml"
+
+
+def test_a_stated_difficulty_is_held_to_the_computed_one(tmp_path):
+    """`check` recomputed the grade and never compared it with the file's (issue 16)."""
+    text = PUZZLE_EASY.read_text().replace("difficulty: direct", "difficulty: deep")
+    assert "difficulty: deep" in text
+    path = write(tmp_path, text)
+    result = invoke("check", path, "--json")
+    assert result.exit_code == 0  # the answer is still unique and right
+    data = json.loads(result.stdout)
+    assert data["difficulty"] == "direct" and data["difficulty_matches"] is False
+    assert "Sleuth grades it 'direct'" in invoke("check", path).output
+    same = json.loads(invoke("check", PUZZLE_EASY, "--json").stdout)
+    assert same["difficulty_matches"] is True
+
+
+def test_a_difficulty_the_game_does_not_have_is_refused(tmp_path):
+    text = PUZZLE_EASY.read_text().replace("difficulty: direct", "difficulty: medium")
+    result = invoke("check", write(tmp_path, text))
+    assert_one_line_error(result, 2, "puzzle.difficulty: unknown difficulty 'medium'")

@@ -32,6 +32,7 @@ from models import GAMES, game_of, jobs
 from solver.errors import InputError, SleuthError
 from solver.logfile import Document, as_whole, dump, load, parse_text
 from solver.names import NameSet
+from solver.puzzle import checked as checked_puzzle
 from solver.report import Report, Table
 
 MAX_GENERATED = 5  # puzzles per `generate` request: each can take seconds
@@ -62,8 +63,8 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
         except Refused as refused:
             raise InputError(refused.message) from None
 
-    def checked(doc: Document) -> Report:
-        return game_of(confined(doc)).check(doc)
+    def confined_check(doc: Document) -> Report:
+        return checked_puzzle(game_of(confined(doc)), doc)
 
     def file_report(name: str) -> tuple[Document, Report]:
         """The file's document and report (remembered while the file is unchanged); in a
@@ -79,7 +80,7 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
             key = (stat.st_mtime_ns, stat.st_size)
             if path in remembered and remembered[path][0] == key:
                 return doc, remembered[path][1]
-            report = checked(doc)
+            report = confined_check(doc)
             if "deck" not in doc.data:  # a deck file may change unseen: such a file is rechecked
                 remembered[path] = (key, report)
             return doc, report
@@ -153,7 +154,7 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
                 if path.exists() or path.is_symlink():
                     raise InputError(f"{save_as!r} already exists: choose another name")
             doc = replace(parse_text(text, label), path=str(path or root / "pasted.yaml"))
-            report = checked(doc)  # a deck it names is found beside where it would be saved
+            report = confined_check(doc)  # a deck it names is found beside where it would be saved
             if path is not None:
                 write_new(path, text, save_as)
                 stat = path.stat()

@@ -10,6 +10,7 @@ from models.game_of_suspicion import rules
 from models.game_of_suspicion.belief import Belief, Filter, Impossible, advance, track
 from models.game_of_suspicion.forms import entry_forms
 from models.game_of_suspicion.log import EVENT_KINDS, GAME, Log, Round, fmt, parse
+from models.game_of_suspicion.puzzle import DIFFICULTY_NAMES
 from models.game_of_suspicion.steps import Step
 from models.game_of_suspicion.template import TEMPLATE
 from solver.entry import EntryForm
@@ -100,6 +101,7 @@ class GameOfSuspicion:
     title = "Game of Suspicion"
     session_help = SESSION_HELP
     puzzles_per_chunk = 1  # seconds a puzzle
+    difficulty_names = tuple(DIFFICULTY_NAMES.values())
 
     def __init__(self) -> None:
         self.last: LastSteps[Filter] = (

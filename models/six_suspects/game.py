@@ -11,14 +11,14 @@ from fractions import Fraction
 from models.six_suspects import puzzle, simulate
 from models.six_suspects.advice import EXACT_HORIZON, Advice, advise
 from models.six_suspects.counter import Counts
-from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse
+from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse, parse_slot
 from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
 from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds, explained
-from solver.logfile import Document, as_whole
+from solver.logfile import Document, as_whole, reading
 from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 from solver.stats import wilson_interval
@@ -85,6 +85,7 @@ class SixSuspects:
     title = "6 Suspects"
     session_help = SESSION_HELP
     puzzles_per_chunk = 2  # about 0.3 s a puzzle, graded
+    difficulty_names = tuple(puzzle.DIFFICULTY_NAMES.values())
 
     def describe(self) -> dict:
         deck = load_deck()
@@ -578,5 +579,15 @@ def visible_as_given(doc: Document) -> Document:
         return doc
     if not isinstance(body.get("visible"), dict):
         return doc
+    deck = load_deck(doc.deck_path())
+    for slot, card in body["visible"].items():  # named by their slot: they are not events
+        with reading(f"visible {slot}"):
+            try:
+                parse_slot(slot), deck.by_name(card)
+            except InputError as error:
+                line = doc.key_lines.get(f"puzzle.visible.{slot}")
+                raise InputError(error.message, line=line) from None
     given = [{"look": {"slot": s, "card": c}} for s, c in body["visible"].items()]
-    return Document({**doc.data, "puzzle": {**body, "given": given}}, doc.path)
+    return Document(
+        {**doc.data, "puzzle": {**body, "given": given}}, doc.path, doc.lines, doc.key_lines
+    )

@@ -93,6 +93,12 @@ class Suspeicao:
     session_help = SESSION_HELP
     puzzles_per_chunk = 1  # seconds a puzzle
 
+    @property
+    def difficulty_names(self) -> tuple[str, ...]:
+        from models.suspeicao.puzzle import DIFFICULTY_NAMES  # it reads this module
+
+        return tuple(DIFFICULTY_NAMES.values())
+
     def __init__(self) -> None:
         self.last: LastSteps[Belief] = (
             LastSteps()

@@ -237,6 +237,7 @@ class ThreeOfACrime:
     title = "Three of a Crime"
     session_help = SESSION_HELP
     puzzles_per_chunk = 50  # about 3 ms a puzzle, graded: 20 chunks in a book of 1,000
+    difficulty_names = tuple(puzzle.DIFFICULTY_NAMES.values())
     has_deck_file = False  # the 35 cards are every set of 3 of the 7 suspects: `--deck` is refused
     events_kinds = EVENT_KINDS
 

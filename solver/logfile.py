@@ -178,6 +178,7 @@ class _Watched(dict):
         super().__init__(data)
         self.what = what
         self.asked: set = set()
+        self.iterated = False
         self.children: dict = {}
         self.every = every
         self.read = [] if read is None else read  # (mapping, key) of every value read, in order
@@ -194,6 +195,7 @@ class _Watched(dict):
 
     def _all(self) -> None:
         self.asked.update(dict.keys(self))
+        self.iterated = True  # its keys are data (player names), not fields
 
     def __getitem__(self, key: Any) -> Any:
         self.asked.add(key)
@@ -240,7 +242,12 @@ class _Watched(dict):
         got 'zzz'`): the value read last whose text is in the message. An error that names its
         field already, or quotes no value read, is left as it is."""
         for mapping, key in reversed(self.read):
-            if f"'{key}" in error.message or f"{key}:" in error.message:
+            if mapping.iterated and _quotes(error.message, key):  # a name: `shown: {Zed: 2}`
+                if error.message.startswith(f"{mapping.what} "):
+                    return error  # named already: "play has no field ..."
+                message = f"{mapping.what}: {error.message}"
+                return InputError(message, event=error.event, line=error.line)
+            if not mapping.iterated and (f"'{key}" in error.message or f"{key}:" in error.message):
                 return error
             value = dict.__getitem__(mapping, key)
             quoted = [value, *value] if isinstance(value, list) else [value]

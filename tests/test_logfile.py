@@ -3,11 +3,14 @@ pure-Python loader reads it, data and lines."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
+from models import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime
 from solver import logfile
+from solver.errors import InputError
 from solver.logfile import FAST_FROM, parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +39,7 @@ def test_a_long_text_reads_as_the_slow_loader_reads_it(example, monkeypatch):
     fast, slow = both_ways(text, monkeypatch)
     assert fast.data == slow.data
     assert fast.lines == slow.lines
+    assert fast.key_lines == slow.key_lines
 
 
 def test_scalars_are_read_the_same_way(monkeypatch):
@@ -47,3 +51,45 @@ def test_scalars_are_read_the_same_way(monkeypatch):
     fast, slow = both_ways(text, monkeypatch)
     assert fast.data == slow.data
     assert fast.lines == slow.lines
+
+
+PARSERS = {  # each game's log reader: the events as the reader alone reads them
+    "three-of-a-crime": three_of_a_crime.log.parse,
+    "six-suspects": six_suspects.log.parse,
+    "game-of-suspicion": game_of_suspicion.log.parse,
+    "suspeicao": suspeicao.log.parse,
+}
+WITH_EVENTS = [e for e in EXAMPLES if "given:" in e.read_text() or "events:" in e.read_text()]
+
+
+def read_all(doc: logfile.Document) -> None:
+    PARSERS[doc.data["game"]](doc, key=doc.events_key)
+
+
+@pytest.mark.parametrize("example", WITH_EVENTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_field_added_anywhere_in_an_example_is_refused(example):
+    """Issue 16: a field no reader asks for is refused wherever it is put: inside each event's
+    body, beside its kind, and in each nested mapping (the example itself reads)."""
+    text = example.read_text()
+    read_all(parse_text(text))
+    doc = parse_text(text)
+    events = doc.events(doc.events_key)
+    places = []
+    for index, event in enumerate(events):
+        places.append((index, event))
+        stack = [value for value in event.values() if isinstance(value, dict)]
+        while stack:
+            mapping = stack.pop()
+            places.append((index, mapping))
+            stack += [value for value in mapping.values() if isinstance(value, dict)]
+    assert places
+    for index, mapping in places:
+        mapping["zz_extra"] = 1
+        with pytest.raises(InputError) as refused:
+            read_all(doc)
+        del mapping["zz_extra"]
+        assert refused.value.event == index + 1, refused.value
+        message = refused.value.message  # a mapping keyed by names: an unknown player
+        assert "no field 'zz_extra'" in message or re.match(
+            r"[a-z_.]+: unknown player 'zz_extra'", message
+        ), refused.value

@@ -435,11 +435,9 @@ class _Reader:
         if handler is not None:
             handler(actor, body)
         else:
-            extra = set(body) - {"by", "card"}
+            extra = sorted(str(key) for key in set(body) - {"by", "card"})
             if extra:
-                raise InputError(
-                    f"card {card} has no action here; unexpected {', '.join(sorted(extra))}"
-                )
+                raise InputError(f"play has no field {extra[0]!r} (card {card} has no action here)")
 
     def only_others(self, actor: str, named: dict, what: str) -> None:
         if actor in named:

@@ -9,14 +9,23 @@
   one-look values, each counted again.
 - `suggest` on an empty log with four looks left says the policy is optimal, with the table's
   value.
+- By brute force (tests/six_suspects_brute.py: every layout listed and resolved, expectimax by
+  definition, no count or symmetry shared with the table): the table of a reduced game (five
+  cards seen, seven left on seven slots, random decks), built by the same induction for H ≤ 3,
+  equals brute force at every state it holds, in all three policies; and sampled entries of the
+  shipped table equal brute force from that state.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+import pytest
+import six_suspects_brute as brute
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -24,7 +33,7 @@ from typer.testing import CliRunner
 from cli.app import app
 from models.six_suspects.advice import advise, look_values, one_look_values
 from models.six_suspects.log import Log, Seen
-from models.six_suspects.rules import SLOTS, load_deck
+from models.six_suspects.rules import SLOTS, Card, Deck, load_deck, resolve
 from models.six_suspects.tablebase import MOST, Builder, canonical, shipped, table_looks
 
 DECK = load_deck()
@@ -32,10 +41,36 @@ TABLE = shipped(DECK)
 
 
 @st.composite
-def states(draw, k: int):
+def states(draw, k: int, deck: Deck = DECK):
     slots = draw(st.permutations(range(len(SLOTS))))[:k]
-    cards = draw(st.permutations(DECK.cards))[:k]
+    cards = draw(st.permutations(deck.cards))[:k]
     return dict(zip(slots, cards, strict=True))
+
+
+@st.composite
+def decks(draw):
+    """The bundled deck with some specials turned into plain cards and new values (doubled, few
+    distinct values, so that ties happen), and a Diamond total that may lose to a pair."""
+    cards = []
+    for card in DECK.cards:
+        value2 = 2 * draw(st.integers(0, 5))
+        if card.kind in ("plain", "swap") or draw(st.booleans()):
+            kind = "plain" if card.kind == "plain" else card.kind
+            cards.append(Card(card.name, kind, value2 if kind in ("plain", "swap") else 0))
+        else:
+            cards.append(Card(f"plain-{card.name}", "plain", value2))
+    return Deck(DECK.suspects, tuple(cards), draw(st.sampled_from([19, 2 * 9, 8])))
+
+
+def state_of(deck: Deck, key) -> dict[int, Card]:
+    return {slot: deck.by_name(name) for slot, name in key}
+
+
+def assert_brute_force_agrees(deck: Deck, nodes: dict) -> None:
+    for (key, horizon), node in nodes.items():
+        expected = brute.values(deck, state_of(deck, key), horizon)
+        assert node.looks == expected.looks, (key, horizon)
+        assert (node.greedy, node.random) == (expected.greedy, expected.random), (key, horizon)
 
 
 def test_the_table_is_shipped_for_the_bundled_deck_and_reaches_a_whole_game():
@@ -111,6 +146,51 @@ def test_suggest_on_an_empty_log_with_four_looks_left_says_optimal(tmp_path: Pat
         CliRunner().invoke(app, ["suggest", str(log), "--looks-left", "5", "--json"]).stdout
     )
     assert five["policy"] == "depth 4" and five["exact"] is False
+
+
+def reduced_table(deck: Deck, seen: dict[int, Card]) -> dict:
+    """The table of the game left after `seen`, H ≤ 3 looks: every state it reaches."""
+    root = canonical(seen)[0]
+    nodes = Builder(deck).build(len(root) + 3, root)
+    assert {h for _, h in nodes} == {2, 3} and (root, 3) in nodes
+    return nodes
+
+
+@settings(max_examples=2, deadline=None)
+@given(st.data())
+def test_a_reduced_table_equals_brute_force_expectimax(data):
+    deck = data.draw(decks())
+    assert_brute_force_agrees(deck, reduced_table(deck, data.draw(states(5, deck))))
+
+
+@pytest.mark.long
+@settings(max_examples=10, deadline=None)
+@given(st.data())
+def test_reduced_tables_equal_brute_force_expectimax_long(data):
+    deck = data.draw(st.sampled_from([DECK]) | decks())
+    assert_brute_force_agrees(deck, reduced_table(deck, data.draw(states(5, deck))))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([DECK]) | decks(), st.integers(0, 2**32))
+def test_brute_force_resolution_is_the_rules(deck, seed):
+    rng = random.Random(seed)
+    layouts = np.array([rng.sample(range(len(SLOTS)), len(SLOTS)) for _ in range(500)])
+    guilty = brute.resolve_many(deck, layouts.astype(np.int8))
+    for layout, row in zip(layouts, guilty, strict=True):
+        _, culprits = resolve(tuple(deck.cards[i] for i in layout), deck)
+        assert set(np.flatnonzero(row)) == culprits
+
+
+@pytest.mark.long
+@settings(max_examples=2, deadline=None)
+@given(st.data())
+def test_sampled_entries_of_the_shipped_table_equal_brute_force_long(data):
+    """Two cards seen, two looks: 10! worlds each (about 10 s)."""
+    assert TABLE is not None
+    keys = sorted(key for key, h in TABLE if h == 2 and len(key) == 2)
+    key = data.draw(st.sampled_from(keys))
+    assert_brute_force_agrees(DECK, {(key, 2): TABLE[key, 2]})
 
 
 def test_tablebase_command_refuses_a_game_without_one():

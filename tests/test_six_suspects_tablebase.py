@@ -26,12 +26,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 import six_suspects_brute as brute
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import app
-from models.six_suspects.advice import advise, look_values, one_look_values
+from models.six_suspects.advice import (
+    Symmetry,
+    advise,
+    look_values,
+    one_look_values,
+    symmetries,
+    values_of,
+)
+from models.six_suspects.counter import tally
 from models.six_suspects.log import Log, Seen
 from models.six_suspects.rules import SLOTS, Card, Deck, load_deck, resolve
 from models.six_suspects.tablebase import MOST, Builder, canonical, shipped, table_looks
@@ -100,7 +108,7 @@ def test_two_look_entries_equal_the_live_count(seen):
 @given(states(2))
 def test_the_random_policys_value_is_the_mean_of_its_childrens_one_look_values(seen):
     assert TABLE is not None
-    node = TABLE[canonical(seen)[0], 2]
+    node = TABLE[canonical(seen, DECK)[0], 2]
     unseen = [c for c in DECK.cards if c not in seen.values()]
     free = [s for s in range(len(SLOTS)) if s not in seen]
     total = Fraction(0)
@@ -150,13 +158,20 @@ def test_suggest_on_an_empty_log_with_four_looks_left_says_optimal(tmp_path: Pat
 
 def reduced_table(deck: Deck, seen: dict[int, Card]) -> dict:
     """The table of the game left after `seen`, H ≤ 3 looks: every state it reaches."""
-    root = canonical(seen)[0]
+    root = canonical(seen, deck)[0]
     nodes = Builder(deck).build(len(root) + 3, root)
     assert {h for _, h in nodes} == {2, 3} and (root, 3) in nodes
     return nodes
 
 
-@settings(max_examples=2, deadline=None)
+def test_a_reduced_table_with_a_torch_seen_equals_brute_force_expectimax():
+    """A Torch seen: the mirror's exchange of the Torches matters in every state below."""
+    seen = {1: "torch-left", 2: "5", 6: "mirror", 9: "1", 11: "police"}  # A2 B1 D1 E2 F2
+    root = {slot: DECK.by_name(name) for slot, name in seen.items()}
+    assert_brute_force_agrees(DECK, reduced_table(DECK, root))
+
+
+@settings(max_examples=1, deadline=None)
 @given(st.data())
 def test_a_reduced_table_equals_brute_force_expectimax(data):
     deck = data.draw(decks())
@@ -191,6 +206,74 @@ def test_sampled_entries_of_the_shipped_table_equal_brute_force_long(data):
     keys = sorted(key for key, h in TABLE if h == 2 and len(key) == 2)
     key = data.draw(st.sampled_from(keys))
     assert_brute_force_agrees(DECK, {(key, 2): TABLE[key, 2]})
+
+
+def image(seen: dict[int, Card], g: Symmetry, deck: Deck) -> dict[int, Card]:
+    return {g.slot(slot): g.card(card, deck) for slot, card in seen.items()}
+
+
+@st.composite
+def mirrors(draw):
+    """A mirror symmetry: the reflection, then any turn and row swap."""
+    return Symmetry(draw(st.integers(0, 5)), draw(st.integers(0, 1)), mirror=True)
+
+
+@given(st.sampled_from([DECK]) | decks(), mirrors(), st.integers(0, 2**32))
+def test_a_layout_read_in_a_mirror_resolves_to_the_mirrored_culprits(deck, g, seed):
+    """The proof, one layout at a time: rules.resolve of the mirror image (Torch-Left and
+    Torch-Right exchanged) gives the mirror image of the culprits. Posteriors, look values and
+    the table follow: the mirror maps the completions of a state one to one onto those of its
+    image."""
+    assume(len({c.kind for c in deck.cards} & {"torch-left", "torch-right"}) != 1)
+    rng = random.Random(seed)
+    for _ in range(50):
+        layout = dict(enumerate(rng.sample(deck.cards, len(SLOTS))))
+        mirrored = image(layout, g, deck)
+        _, culprits = resolve(tuple(layout[s] for s in range(len(SLOTS))), deck)
+        _, culprits2 = resolve(tuple(mirrored[s] for s in range(len(SLOTS))), deck)
+        assert culprits2 == {g.column(c) for c in culprits}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_a_state_and_its_mirror_image_have_the_same_values(data):
+    """Counted without canonical forms (the counter's tally of each state; brute force for two
+    looks): the counts and every look's value of the mirror image are the mirrored ones."""
+    deck = data.draw(st.sampled_from([DECK]) | decks())
+    assume(len({c.kind for c in deck.cards} & {"torch-left", "torch-right"}) != 1)
+    seen, g = data.draw(states(data.draw(st.integers(3, 9)), deck)), data.draw(mirrors())
+    mirrored = image(seen, g, deck)
+    counts, values, _ = values_of(tally(deck, seen))
+    counts2, values2, _ = values_of(tally(deck, mirrored))
+    assert [counts2.culprit[g.column(c)] for c in range(6)] == counts.culprit
+    assert {g.slot(s): v for s, v in values.items()} == values2
+    if len(seen) >= 7:
+        two, two2 = brute.values(deck, seen, 2), brute.values(deck, mirrored, 2)
+        assert {g.slot(s): v for s, v in two.looks.items()} == two2.looks
+        assert two.random == two2.random
+
+
+def test_the_mirror_needs_the_torches_exchanged():
+    """Read in a mirror with the Torches left as they are, a Torch-Left copies from the other
+    side: not a symmetry. With one Torch in the deck there is nothing to exchange it with, so
+    only the 12 turns and row swaps are used."""
+    names = "torch-left 5 1 torch-right swap 2 3 4 mirror 0 diamond police"  # A1 A2 B1 ... F2
+    layout = dict(enumerate(DECK.by_name(name) for name in names.split()))
+    # A1's Torch-Left copies F1's Diamond: A is 9½, F is out (Police), the best other total is
+    # 6, so A is the culprit. In the mirror F1 comes to B1; a Torch-Left still at A1 would copy
+    # F1, now the 3 the Swap brought there: A totals 8 and is not the culprit.
+    assert resolve(tuple(layout[s] for s in range(12)), DECK)[1] == {0}
+    g = Symmetry(mirror=True)
+    plain_mirror = {g.slot(s): card for s, card in layout.items()}
+    assert resolve(tuple(plain_mirror[s] for s in range(12)), DECK)[1] != {0}
+    exchanged = image(layout, g, DECK)
+    assert resolve(tuple(exchanged[s] for s in range(12)), DECK)[1] == {0}
+    one_torch = Deck(
+        DECK.suspects,
+        tuple(Card(c.name, "plain", 2) if c.kind == "torch-right" else c for c in DECK.cards),
+        DECK.diamond2,
+    )
+    assert len(symmetries(one_torch)) == 12 and len(symmetries(DECK)) == 24
 
 
 def test_tablebase_command_refuses_a_game_without_one():

@@ -72,13 +72,12 @@ def one_look_values(
 ) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
     """Counts now, V1 of looking at each unseen slot, and each look's expected information.
 
-    The rules look the same from every column (rows wrap around) and from either row, so a state
-    is first turned into its canonical form under those 12 symmetries and answered from a cache."""
-    key, turn, flip = canonical(seen)
+    The rules look the same after any symmetry of the table (`Symmetry`), so a state is first
+    turned into its canonical form and answered from a cache."""
+    key, symmetry = canonical(seen, deck)
     counts, values, information = _one_look_canonical(deck, key)
-    columns = len(COLUMNS)
-    culprit = [counts.culprit[(c - turn) % columns] for c in range(columns)]
-    back = {s: moved(s, turn, flip) for s in range(len(SLOTS)) if s not in seen}
+    culprit = [counts.culprit[symmetry.column(c)] for c in range(len(COLUMNS))]
+    back = {s: symmetry.slot(s) for s in range(len(SLOTS)) if s not in seen}
     return (
         Counts(counts.worlds, culprit),
         {s: values[t] for s, t in back.items()},
@@ -86,19 +85,56 @@ def one_look_values(
     )
 
 
-def moved(slot: int, turn: int, flip: int) -> int:
-    """Where `slot` goes when the table turns `turn` columns to the left and rows swap if `flip`."""
-    return slot_index((column_of(slot) - turn) % len(COLUMNS), row_of(slot) ^ flip)
+TORCHES = {"torch-left": "torch-right", "torch-right": "torch-left"}
 
 
-def canonical(seen: dict[int, Card]) -> tuple[tuple[tuple[int, str], ...], int, int]:
-    """The smallest image of the seen cards under the 12 symmetries, and the symmetry used."""
-    images = (
-        (tuple(sorted((moved(s, turn, flip), c.name) for s, c in seen.items())), turn, flip)
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of the rules (RULINGS.md §2): turn the table `turn` columns to the left (rows
+    wrap around), swap the rows if `flip`, and first read it in a mirror if `mirror` (column c
+    goes to -c: A and D stay, B and F change places, C and E). The mirror makes every left a
+    right, so it also exchanges Torch-Left and Torch-Right: a Torch-Left copying its left
+    neighbour becomes a Torch-Right copying its right one. The Swap's two neighbours, a Mirror's
+    partner, columns and totals are unchanged by all three."""
+
+    turn: int = 0
+    flip: int = 0
+    mirror: bool = False
+
+    def column(self, column: int) -> int:
+        """Where column `column` goes."""
+        return ((-column if self.mirror else column) - self.turn) % len(COLUMNS)
+
+    def slot(self, slot: int) -> int:
+        """Where `slot` goes."""
+        return slot_index(self.column(column_of(slot)), row_of(slot) ^ self.flip)
+
+    def card(self, card: Card, deck: Deck) -> Card:
+        """What `card` becomes: the other Torch in a mirror, else itself."""
+        other = deck.card(TORCHES[card.kind]) if self.mirror and card.kind in TORCHES else None
+        return other or card
+
+
+def symmetries(deck: Deck) -> list[Symmetry]:
+    """The table's 12 turns and row swaps, and with them their 12 mirror images when the deck has
+    both Torches or neither (with one Torch, its mirror image is a card the deck lacks)."""
+    kinds = {c.kind for c in deck.cards}
+    mirrors = (False, True) if len(kinds & set(TORCHES)) != 1 else (False,)
+    return [
+        Symmetry(turn, flip, mirror)
+        for mirror in mirrors
         for turn in range(len(COLUMNS))
         for flip in (0, 1)
+    ]
+
+
+def canonical(seen: dict[int, Card], deck: Deck) -> tuple[tuple[tuple[int, str], ...], Symmetry]:
+    """The smallest image of the seen cards under the deck's symmetries, and the symmetry used."""
+    images = (
+        (tuple(sorted((g.slot(s), g.card(c, deck).name) for s, c in seen.items())), g)
+        for g in symmetries(deck)
     )
-    return min(images)
+    return min(images, key=lambda image: image[0])
 
 
 @lru_cache(maxsize=4096)

@@ -7,10 +7,11 @@ card with probability 1/n (every arrangement of the unseen cards stays equally l
     V1(state, s)  = the one-look value of slot s (one enumeration: `advice.one_look_values`)
     VH(state, s)  = mean over unseen cards c of  max over s' VH-1(state + "s holds c", s')
 
-and a state is stored once per class of the 12 symmetries of the table (turning it by whole
-columns, swapping the rows: `advice.canonical`). The same pass values two other policies, for
-the docs: *greedy* (each look the best one-look slot, ties by information then slot, as
-`advise` ranks them) and *random* (each unseen slot alike).
+and a state is stored once per class of the 24 symmetries of the table (turning it by whole
+columns, swapping the rows, reading it in a mirror with the Torches exchanged: `advice.Symmetry`).
+The same pass values two
+other policies, for the docs: *greedy* (each look the best one-look slot, ties by information
+then slot, as `advise` ranks them) and *random* (each unseen slot alike).
 
 It covers a whole game of four looks then a vote from the empty table (k = 0, H = 4); from
 k + H = 5 (the fifth look, after an announcement) `advise` values the deepest H the table or a
@@ -28,7 +29,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from models.six_suspects.advice import _one_look_canonical, canonical, moved
+from models.six_suspects.advice import _one_look_canonical, canonical
 from models.six_suspects.posterior import describe
 from models.six_suspects.rules import DEFAULT_DECK, SLOTS, Card, Deck, load_deck
 
@@ -62,7 +63,7 @@ class Builder:
 
     def child(self, key: Key, slot: int, card: Card) -> Key:
         seen = {s: self.deck.by_name(name) for s, name in key}
-        return canonical({**seen, slot: card})[0]
+        return canonical({**seen, slot: card}, self.deck)[0]
 
     def greedy_slot(self, key: Key) -> int:
         _, values, information = _one_look_canonical(self.deck, key)
@@ -175,11 +176,11 @@ def table_looks(
     table = shipped(deck)
     if table is None:
         return None
-    key, turn, flip = canonical(seen)
+    key, symmetry = canonical(seen, deck)
     node = table.get((key, looks_left))
     if node is None:
         return None
-    back = {s: moved(s, turn, flip) for s in range(len(SLOTS)) if s not in seen}
+    back = {s: symmetry.slot(s) for s in range(len(SLOTS)) if s not in seen}
     return (
         {s: node.looks[t] for s, t in back.items()},
         {s: node.information[t] for s, t in back.items()},

@@ -1,19 +1,21 @@
 """The 6 Suspects tablebase (models/six_suspects/tablebase.py) against independent routes.
 
 - The self-check of issue 14: from the empty table with two looks, greedy and optimal are both
-  171421/532224.
-- Sampled two-look entries equal the live depth-2 count (`look_values`, one enumeration with
-  the children's joint counts, itself held to a count of every child in test_six_suspects_advice).
-- A sampled three-look entry equals the expectimax over its children's live depth-2 counts.
-- The random policy's value of a sampled two-look state equals the mean of its children's
-  one-look values, each counted again.
-- `suggest` on an empty log with four looks left says the policy is optimal, with the table's
-  value.
+  171421/532224 (and built again).
+- The table reaches every state of a game (k + H ≤ 5), and `suggest` on an empty log with four
+  or five looks left says the policy is optimal, with the table's value.
+- Sampled two-look entries equal the live depth-2 count (`look_values`), a three-look entry the
+  expectimax over its children's live counts, and the random policy's value the mean of its
+  children's one-look values, each counted again.
 - By brute force (tests/six_suspects_brute.py: every layout listed and resolved, expectimax by
   definition, no count or symmetry shared with the table): the table of a reduced game (five
-  cards seen, seven left on seven slots, random decks), built by the same induction for H ≤ 3,
-  equals brute force at every state it holds, in all three policies; and sampled entries of the
-  shipped table equal brute force from that state.
+  cards seen, seven left on seven slots; the bundled deck with a Torch seen, and random decks),
+  built by the same induction for H ≤ 3, equals brute force at every state it holds, in all
+  three policies; sampled three-card entries of the shipped table too (two-card entries with
+  two and three looks in `make test-long`).
+- The build on Dask workers equals the build in this process.
+- The mirror symmetry (Torch-Left and Torch-Right exchanged) is one: layouts, counts and look
+  values of random states and of their mirror images agree, and the exchange is needed.
 """
 
 from __future__ import annotations
@@ -42,7 +44,14 @@ from models.six_suspects.advice import (
 from models.six_suspects.counter import tally
 from models.six_suspects.log import Log, Seen
 from models.six_suspects.rules import SLOTS, Card, Deck, load_deck, resolve
-from models.six_suspects.tablebase import MOST, Builder, canonical, shipped, table_looks
+from models.six_suspects.tablebase import (
+    MOST,
+    STATES_PER_CHUNK,
+    Builder,
+    canonical,
+    shipped,
+    table_looks,
+)
 
 DECK = load_deck()
 TABLE = shipped(DECK)
@@ -82,10 +91,23 @@ def assert_brute_force_agrees(deck: Deck, nodes: dict) -> None:
 
 
 def test_the_table_is_shipped_for_the_bundled_deck_and_reaches_a_whole_game():
-    assert TABLE is not None and MOST == 4
-    empty = TABLE[(), 4]
-    assert len(empty.looks) == len(SLOTS) and len(set(empty.looks.values())) == 1
-    assert empty.random <= empty.greedy <= empty.optimal <= 1
+    assert TABLE is not None and MOST == 5
+    for horizon in range(2, MOST + 1):
+        empty = TABLE[(), horizon]
+        assert len(empty.looks) == len(SLOTS) and len(set(empty.looks.values())) == 1
+        assert empty.random <= empty.greedy <= empty.optimal <= 1
+    optimal = [TABLE[(), h].optimal for h in range(2, MOST + 1)]
+    assert optimal == sorted(set(optimal))  # each look more is worth something
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 3).flatmap(states))
+def test_every_state_of_a_game_is_in_the_table(seen):
+    """Every state a game reaches, with every look it has left (k + H ≤ 5, H ≥ 2)."""
+    for looks_left in range(2, MOST - len(seen) + 1):
+        tabled = table_looks(DECK, seen, looks_left)
+        assert tabled is not None
+        assert sorted(tabled[0]) == [s for s in range(len(SLOTS)) if s not in seen]
 
 
 def test_two_looks_from_the_empty_table_greedy_equals_optimal():
@@ -140,7 +162,7 @@ def test_advice_with_four_looks_from_nothing_seen_is_the_tables_and_optimal():
     assert after.looks[0].value == max(table_looks(DECK, {0: DECK.by_name("3")}, 3)[0].values())
 
 
-def test_suggest_on_an_empty_log_with_four_looks_left_says_optimal(tmp_path: Path):
+def test_suggest_on_an_empty_log_with_four_or_five_looks_left_says_optimal(tmp_path: Path):
     log = tmp_path / "empty.yaml"
     log.write_text("game: six-suspects\nplayers: [Ana, Ben]\nme: Ana\nevents: []\n")
     result = CliRunner().invoke(app, ["suggest", str(log), "--looks-left", "4", "--json"])
@@ -149,17 +171,23 @@ def test_suggest_on_an_empty_log_with_four_looks_left_says_optimal(tmp_path: Pat
     assert data["policy"] == "optimal" and data["exact"] is True and data["horizon"] == 4
     text = CliRunner().invoke(app, ["suggest", str(log), "--looks-left", "4"]).stdout
     assert "optimal: p(vote hits) =" in text
-    # five looks left: the table reaches four, and says so
+    # five looks left (someone will announce): the table reaches them too
     five = json.loads(
         CliRunner().invoke(app, ["suggest", str(log), "--looks-left", "5", "--json"]).stdout
     )
-    assert five["policy"] == "depth 4" and five["exact"] is False
+    assert five["policy"] == "optimal" and five["exact"] is True and five["horizon"] == 5
+    assert TABLE is not None and five["looks"][0]["p_hit"] == round(float(TABLE[(), 5].optimal), 6)
+    # six looks: more than a game gives; the table's five, and said so
+    six = json.loads(
+        CliRunner().invoke(app, ["suggest", str(log), "--looks-left", "6", "--json"]).stdout
+    )
+    assert six["policy"] == "depth 5" and six["exact"] is False
 
 
 def reduced_table(deck: Deck, seen: dict[int, Card]) -> dict:
     """The table of the game left after `seen`, H ≤ 3 looks: every state it reaches."""
     root = canonical(seen, deck)[0]
-    nodes = Builder(deck).build(len(root) + 3, root)
+    nodes = Builder(deck).build(len(root) + 3, root, workers=1)
     assert {h for _, h in nodes} == {2, 3} and (root, 3) in nodes
     return nodes
 
@@ -197,15 +225,42 @@ def test_brute_force_resolution_is_the_rules(deck, seed):
         assert set(np.flatnonzero(row)) == culprits
 
 
-@pytest.mark.long
 @settings(max_examples=2, deadline=None)
 @given(st.data())
-def test_sampled_entries_of_the_shipped_table_equal_brute_force_long(data):
-    """Two cards seen, two looks: 10! worlds each (about 10 s)."""
+def test_sampled_three_card_entries_of_the_shipped_table_equal_brute_force(data):
+    """Three cards seen, two looks: 9! worlds each (about a second)."""
     assert TABLE is not None
-    keys = sorted(key for key, h in TABLE if h == 2 and len(key) == 2)
+    keys = sorted(key for key, h in TABLE if h == 2 and len(key) == 3)
     key = data.draw(st.sampled_from(keys))
     assert_brute_force_agrees(DECK, {(key, 2): TABLE[key, 2]})
+
+
+@pytest.mark.long
+@settings(max_examples=3, deadline=None)
+@given(st.data())
+def test_sampled_entries_of_the_shipped_table_equal_brute_force_long(data):
+    """Two cards seen, two or three looks: 10! worlds each (10 s, and minutes for three)."""
+    assert TABLE is not None
+    horizon = data.draw(st.sampled_from([2, 2, 3]))
+    keys = sorted(key for key, h in TABLE if h == horizon and len(key) == 2)
+    key = data.draw(st.sampled_from(keys))
+    assert_brute_force_agrees(DECK, {(key, horizon): TABLE[key, horizon]})
+
+
+def test_the_build_on_a_cluster_equals_the_build_here(cluster):
+    """The two-look nodes in chunks on Dask workers (as `sleuth tablebase --workers`) give the
+    same table as in this process."""
+    seen = {1: "torch-left", 2: "5", 6: "mirror", 9: "1"}
+    root = canonical(state_of(DECK, seen.items()), DECK)[0]
+    here = Builder(DECK).build(len(root) + 3, root, workers=1)
+    there = Builder(DECK).build(len(root) + 3, root, scheduler=cluster.scheduler_address)
+    assert here.keys() == there.keys() and len(here) > STATES_PER_CHUNK
+    for entry, node in here.items():
+        assert (node.looks, node.greedy, node.random) == (
+            there[entry].looks,
+            there[entry].greedy,
+            there[entry].random,
+        )
 
 
 def image(seen: dict[int, Card], g: Symmetry, deck: Deck) -> dict[int, Card]:
@@ -279,4 +334,4 @@ def test_the_mirror_needs_the_torches_exchanged():
 def test_tablebase_command_refuses_a_game_without_one():
     result = CliRunner().invoke(app, ["tablebase", "three-of-a-crime"])
     assert result.exit_code == 2 and "has no tablebase" in result.stderr
-    assert "k + H ≤ 4" in CliRunner().invoke(app, ["tablebase", "--help"]).stdout
+    assert "k + H ≤ 5" in CliRunner().invoke(app, ["tablebase", "--help"]).stdout

@@ -380,7 +380,7 @@ def tablebase(
     scheduler: Scheduler = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Build a game's tablebase again and write it where Sleuth reads it (minutes, on every core).
+    """Build a game's tablebase again and write it where Sleuth reads it (long: on every core).
 
     6 Suspects: the exact value of every look with H more looks, from every state with k cards
     seen, k + H ≤ 5, by backward induction (the optimal policy of `suggest` and `play`). The

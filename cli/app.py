@@ -377,14 +377,18 @@ def simulate(
 @app.command()
 def tablebase(
     game: Annotated[str, typer.Argument(help="Game name: six-suspects.")],
+    workers: Workers = None,
+    scheduler: Scheduler = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Build a game's tablebase again and write it where Sleuth reads it (minutes).
+    """Build a game's tablebase again and write it where Sleuth reads it (long: on every core).
 
     6 Suspects: the exact value of every look with H more looks, from every state with k cards
-    seen, k + H ≤ 4, by backward induction (the optimal policy of `suggest` and `play`).
+    seen, k + H ≤ 5, by backward induction (the optimal policy of `suggest` and `play`). The
+    slow part, the two-look values of the three-card states, runs in fixed chunks on the batch
+    engine, like `simulate`.
 
-    Example: [bold]sleuth tablebase six-suspects[/]
+    Example: [bold]sleuth tablebase six-suspects --workers 2[/]
     """
     from rich.progress import Progress
 
@@ -393,8 +397,8 @@ def tablebase(
         if not hasattr(chosen, "build_tablebase"):
             raise InputError(f"{chosen.title} has no tablebase (six-suspects has)")
         with Progress(console=errors, transient=True) as progress:
-            task = progress.add_task("states valued", total=None)
-            return chosen.build_tablebase(lambda: progress.advance(task))
+            task = progress.add_task("chunks of states valued", total=None)
+            return chosen.build_tablebase(lambda: progress.advance(task), workers, scheduler)
 
     run(body, as_json, spinner=False)
 

@@ -17,7 +17,7 @@ RUNNER = CliRunner()
 SLOW = {  # examples that would run a server, ask for typing, or take minutes: only parsed
     "serve": "starts a web server",
     "play": "a session (tests/test_session*.py run it)",
-    "tablebase": "rebuilds the tablebase (10 minutes)",
+    "tablebase": "rebuilds the tablebase (most of an hour)",
 }
 
 

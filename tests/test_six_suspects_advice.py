@@ -158,11 +158,14 @@ def test_two_look_values_match_counting_every_child_again(seen):
 
 
 def test_default_horizon_is_the_tablebases_reach_else_two_live():
-    # with one card seen the tablebase values three looks (k + H ≤ 4): depth 3 of the 4 left
+    # the tablebase reaches k + H ≤ 5: every look of a game is valued, exactly
     one = advise(log_of({0: CARD["diamond"]}, {"Ana": 1, "Ben": 1}))
-    assert one.requested == 4 and one.horizon == 3 and not one.exact
+    assert one.requested == 4 and one.horizon == 4 and one.exact
     two = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 2, "Ben": 2}))
-    assert two.requested == 3 and two.horizon == 2 and not two.exact
+    assert two.requested == 3 and two.horizon == 3 and two.exact
+    # more looks than the rules give (told): the table's reach, a lower bound
+    told = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 2, "Ben": 2}), looks=5)
+    assert told.requested == 5 and told.horizon == 3 and not told.exact
     last = advise(log_of({0: CARD["diamond"], 5: CARD["2"]}, {"Ana": 4, "Ben": 4}))
     assert last.requested == 1 and last.horizon == 1 and last.exact
     # a user deck has no tablebase: one look live while fewer than two cards are seen
@@ -170,7 +173,7 @@ def test_default_horizon_is_the_tablebases_reach_else_two_live():
 
     from models.six_suspects.tablebase import reach
 
-    assert reach(DECK, 1) == 3 and reach(replace(DECK, diamond2=DECK.diamond2 + 2), 1) == 0
+    assert reach(DECK, 1) == 4 and reach(replace(DECK, diamond2=DECK.diamond2 + 2), 1) == 0
 
 
 @pytest.mark.long

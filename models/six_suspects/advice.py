@@ -10,8 +10,10 @@ possible (expectimax):
 
 One pass of `counter.joint` gives the counts for every (slot, card) at once, so V1 costs one
 enumeration; V2 needs the same counts for every child state (slot, card), which
-`counter.item_children` and `counter.placed_children` also take from that one enumeration.
-Longer horizons are truncated to two looks (said in the output).
+`counter.item_children` and `counter.placed_children` also take from that one enumeration
+(`child_look_totals`). Longer horizons come from the tablebase where it reaches (tablebase.py:
+every state of a game, on the bundled deck), else are truncated to two looks (said in the
+output).
 """
 
 from __future__ import annotations
@@ -72,13 +74,12 @@ def one_look_values(
 ) -> tuple[Counts, dict[int, Fraction], dict[int, float]]:
     """Counts now, V1 of looking at each unseen slot, and each look's expected information.
 
-    The rules look the same from every column (rows wrap around) and from either row, so a state
-    is first turned into its canonical form under those 12 symmetries and answered from a cache."""
-    key, turn, flip = canonical(seen)
+    The rules look the same after any symmetry of the table (`Symmetry`), so a state is first
+    turned into its canonical form and answered from a cache."""
+    key, symmetry = canonical(seen, deck)
     counts, values, information = _one_look_canonical(deck, key)
-    columns = len(COLUMNS)
-    culprit = [counts.culprit[(c - turn) % columns] for c in range(columns)]
-    back = {s: moved(s, turn, flip) for s in range(len(SLOTS)) if s not in seen}
+    culprit = [counts.culprit[symmetry.column(c)] for c in range(len(COLUMNS))]
+    back = {s: symmetry.slot(s) for s in range(len(SLOTS)) if s not in seen}
     return (
         Counts(counts.worlds, culprit),
         {s: values[t] for s, t in back.items()},
@@ -86,19 +87,56 @@ def one_look_values(
     )
 
 
-def moved(slot: int, turn: int, flip: int) -> int:
-    """Where `slot` goes when the table turns `turn` columns to the left and rows swap if `flip`."""
-    return slot_index((column_of(slot) - turn) % len(COLUMNS), row_of(slot) ^ flip)
+TORCHES = {"torch-left": "torch-right", "torch-right": "torch-left"}
 
 
-def canonical(seen: dict[int, Card]) -> tuple[tuple[tuple[int, str], ...], int, int]:
-    """The smallest image of the seen cards under the 12 symmetries, and the symmetry used."""
-    images = (
-        (tuple(sorted((moved(s, turn, flip), c.name) for s, c in seen.items())), turn, flip)
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of the rules (RULINGS.md §2): turn the table `turn` columns to the left (rows
+    wrap around), swap the rows if `flip`, and first read it in a mirror if `mirror` (column c
+    goes to -c: A and D stay, B and F change places, C and E). The mirror makes every left a
+    right, so it also exchanges Torch-Left and Torch-Right: a Torch-Left copying its left
+    neighbour becomes a Torch-Right copying its right one. The Swap's two neighbours, a Mirror's
+    partner, columns and totals are unchanged by all three."""
+
+    turn: int = 0
+    flip: int = 0
+    mirror: bool = False
+
+    def column(self, column: int) -> int:
+        """Where column `column` goes."""
+        return ((-column if self.mirror else column) - self.turn) % len(COLUMNS)
+
+    def slot(self, slot: int) -> int:
+        """Where `slot` goes."""
+        return slot_index(self.column(column_of(slot)), row_of(slot) ^ self.flip)
+
+    def card(self, card: Card, deck: Deck) -> Card:
+        """What `card` becomes: the other Torch in a mirror, else itself."""
+        other = deck.card(TORCHES[card.kind]) if self.mirror and card.kind in TORCHES else None
+        return other or card
+
+
+def symmetries(deck: Deck) -> list[Symmetry]:
+    """The table's 12 turns and row swaps, and with them their 12 mirror images when the deck has
+    both Torches or neither (with one Torch, its mirror image is a card the deck lacks)."""
+    kinds = {c.kind for c in deck.cards}
+    mirrors = (False, True) if len(kinds & set(TORCHES)) != 1 else (False,)
+    return [
+        Symmetry(turn, flip, mirror)
+        for mirror in mirrors
         for turn in range(len(COLUMNS))
         for flip in (0, 1)
+    ]
+
+
+def canonical(seen: dict[int, Card], deck: Deck) -> tuple[tuple[tuple[int, str], ...], Symmetry]:
+    """The smallest image of the seen cards under the deck's symmetries, and the symmetry used."""
+    images = (
+        (tuple(sorted((g.slot(s), g.card(c, deck).name) for s, c in seen.items())), g)
+        for g in symmetries(deck)
     )
-    return min(images)
+    return min(images, key=lambda image: image[0])
 
 
 @lru_cache(maxsize=4096)
@@ -154,24 +192,33 @@ def look_values(
         value = sum(best, Fraction(0)) / len(deck.cards)
         return counts, dict.fromkeys(information, value), information
     parent = tally(deck, seen)
-    counts, values, information = values_of(parent)
-    unseen = parent.placed.unseen
-    item_at, placed_at = parent.placed.item_at, parent.placed.placed_at
-    item_pairs = item_children(parent)  # (k1, i, k2, card, column)
-    placed_pairs = placed_children(parent)  # (k1, s, k2, card, column)
-    child_worlds = counts.worlds // len(unseen)
-    deeper = {}
-    for k1, slot in enumerate(parent.placed.free):
-        total = 0  # arrangements summed over the children's best next looks
-        for ci in range(len(unseen)):
-            if ci in item_at:
-                table = item_pairs[k1, item_at.index(ci)]  # (k2, card, column) of the child
-            else:
-                table = placed_pairs[k1, placed_at.index(ci)]
-            # the child's best next look
-            total += max(int(table[k2].max(axis=1).sum()) for k2 in range(len(table)) if k2 != k1)
-        deeper[slot] = Fraction(total, child_worlds * len(unseen))
+    counts, _, information = values_of(parent)
+    totals = child_look_totals(parent)
+    scale = counts.worlds  # the child's worlds x the unseen cards
+    deeper = {
+        slot: Fraction(int(totals[k1].max(axis=1).sum()), scale)
+        for k1, slot in enumerate(parent.placed.free)
+    }
     return counts, deeper, information
+
+
+def child_look_totals(parent: Tally) -> np.ndarray:
+    """(k1, card, k2): for the child state "free slot k1 holds that unseen card", the numerator
+    of the one-look value of free slot k2 (the child's arrangements in which a vote after that
+    look hits a culprit, summed over the cards it shows); -1 where k2 = k1.
+
+    When the card is placed the child's joint counts come from `counter.placed_children`, when
+    it is an item (a plain card, or a Diamond or Police counted as one) from
+    `counter.item_children`: one pass over the parent's tally for every child."""
+    placed = parent.placed
+    n = len(placed.free)
+    best_item = item_children(parent).max(axis=4).sum(axis=3)  # (k1, i, k2)
+    best_placed = placed_children(parent).max(axis=4).sum(axis=3)  # (k1, s, k2)
+    totals = np.empty((n, len(placed.unseen), n), dtype=np.int64)
+    totals[:, placed.item_at] = best_item
+    totals[:, placed.placed_at] = best_placed
+    totals[np.arange(n), :, np.arange(n)] = -1  # the slot just seen is no look
+    return totals
 
 
 def best_vote(counts: Counts) -> Fraction:
@@ -193,7 +240,7 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
 
     `looks`: the looks I have left (default: from the log, `looks_left`). `horizon`: the looks
     valued, never more than those left (a look that does not exist is worth nothing). By
-    default, as many as the tablebase reaches from this state (tablebase.py: k + H ≤ 4 on the
+    default, as many as the tablebase reaches from this state (tablebase.py: k + H ≤ 5 on the
     bundled deck), else two live, or one while fewer than two cards are seen (a live two-look
     table is slow then). Valuing every look left is the optimal policy, exactly; valuing fewer
     gives a lower bound of what the looks left can reach, and of the value of this advice

@@ -195,15 +195,20 @@ class SixSuspects:
             cases=cases,
         )
 
-    def build_tablebase(self, progress: Callable[[], None] | None = None) -> Report:
-        """`sleuth tablebase six-suspects`: the optimal look values, built again and written
-        beside the bundled deck (tablebase.py)."""
+    def build_tablebase(
+        self,
+        progress: Callable[[], None] | None = None,
+        workers: int | None = None,
+        scheduler: str | None = None,
+    ) -> Report:
+        """`sleuth tablebase six-suspects`: the optimal look values, built again on the batch
+        engine and written beside the bundled deck (tablebase.py)."""
         import time
 
         from models.six_suspects import tablebase
 
         start = time.perf_counter()
-        states = tablebase.write_shipped(progress)
+        states = tablebase.write_shipped(progress, workers, scheduler)
         seconds = time.perf_counter() - start
         tablebase.shipped.cache_clear()
         data = {

@@ -9,10 +9,8 @@ the mean score of the others, per round, with a 95% normal interval.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
 from models.suspeicao.advice import plays
@@ -21,6 +19,7 @@ from solver.errors import InputError
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table
+from solver.stats import Margins
 
 POLICIES = ("advice", "random")
 PLAYERS = ["P1", "P2", "P3"]
@@ -66,21 +65,6 @@ def chunk_size(policy: str | None) -> int:
     return min(CHUNK[name] for name in policies(policy))
 
 
-@dataclass
-class Margins:
-    """A policy's margins over some rounds, as exact sums (picklable; the chunks' sums add up,
-    and the mean and spread of all rounds come out exactly as from the whole list)."""
-
-    games: int = 0
-    total: Fraction = Fraction(0)
-    squares: Fraction = Fraction(0)
-
-    def __add__(self, other: Margins) -> Margins:
-        return Margins(
-            self.games + other.games, self.total + other.total, self.squares + other.squares
-        )
-
-
 def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict[str, Margins]:
     """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
     sums = {}
@@ -91,7 +75,7 @@ def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict
             result = play_round(rng, PLAYERS, SEAT, policies=seats)
             others = [result.scores[p] for p in PLAYERS if p != SEAT]
             margin = result.scores[SEAT] - Fraction(sum(others), len(others))
-            margins += Margins(1, margin, margin * margin)
+            margins += Margins.of(margin)
         sums[name] = margins
     return sums
 
@@ -103,15 +87,12 @@ def report(game, partials: list[dict[str, Margins]], policy: str | None = None) 
     for name in policies(policy):
         sums = sum((chunk[name] for chunk in partials), Margins())
         games = sums.games
-        exact_mean = sums.total / games
-        variance = (sums.squares - sums.total * exact_mean) / max(games - 1, 1)
-        mean, spread = float(exact_mean), math.sqrt(variance)
-        half = 1.96 * spread / math.sqrt(games)
-        rows.append([name, str(games), f"{mean:+.3f}", f"{mean - half:+.3f} – {mean + half:+.3f}"])
+        mean, low, high = sums.interval()
+        rows.append([name, str(games), f"{mean:+.3f}", f"{low:+.3f} – {high:+.3f}"])
         data[name] = {
             "games": games,
             "margin": round(mean, 6),
-            "interval95": [round(mean - half, 6), round(mean + half, 6)],
+            "interval95": [round(low, 6), round(high, 6)],
         }
     table = Table(
         f"Seat {SEAT}'s score minus the others' mean, per round ({len(PLAYERS)} players, random bots)",

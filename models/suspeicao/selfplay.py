@@ -14,6 +14,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from models.suspeicao.advice import plays
+from models.suspeicao.lookahead import lookahead_choice
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, View, play_round, random_policy
 from solver.errors import InputError
 from solver.logfile import Document
@@ -21,10 +22,28 @@ from solver.names import NameSet
 from solver.report import Report, Table
 from solver.stats import Margins
 
-POLICIES = ("advice", "random")
+DEFAULT = ("advice", "random")  # what a run without --policy plays
+HEAD_TO_HEAD = {"head-to-head-3": 3, "head-to-head-4": 4}  # players at the table
+POLICIES = (*DEFAULT, "lookahead", *HEAD_TO_HEAD)
 PLAYERS = ["P1", "P2", "P3"]
 SEAT = "P1"
-CHUNK = {"advice": 2, "random": 100}  # rounds per batch chunk (~0.5-1 s here)
+# rounds per batch chunk (~0.5-1 s here for the one-step ones; a look-ahead round: ~10-60 s)
+CHUNK = {"advice": 2, "random": 100, "lookahead": 1, "head-to-head-3": 1, "head-to-head-4": 1}
+
+
+def lookahead_policy(game, rng: random.Random) -> Callable[[View, random.Random], Choice]:
+    """The look-ahead bot: the play `sleuth suggest` puts first (lookahead.py), its plays seeded
+    from `rng`; blocks, new targets and final turns as the advice bot."""
+    fallback = advice_policy(game)
+
+    def decide(view: View, play_rng: random.Random) -> Choice:
+        if view.decision != PLAY or view.final:
+            return fallback(view, play_rng)
+        doc = Document(view.log())
+        choice = lookahead_choice(doc, game.posterior(doc), seed=rng.getrandbits(64))
+        return choice if choice is not None else fallback(view, play_rng)
+
+    return decide
 
 
 def advice_policy(game) -> Callable[[View, random.Random], Choice]:
@@ -38,7 +57,8 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
             return random_policy(view, rng)
         post = game.posterior(Document(view.log()))
         for play in plays(post):
-            evidence = post.round.front[SEAT][0] if play.action == "PASS" and play.target else None
+            me = post.log.me  # the seat deciding (not always P1 head to head)
+            evidence = post.round.front[me][0] if play.action == "PASS" and play.target else None
             choice = Choice(play.card, play.target, evidence)
             if view.final and play.points < 0 and Choice() in legal:
                 return Choice()
@@ -51,7 +71,7 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
 
 def policies(policy: str | None) -> list[str]:
     """The policies a run plays: the one named, or all of them."""
-    names = [policy] if policy else list(POLICIES)
+    names = [policy] if policy else list(DEFAULT)
     for name in names:
         if name not in POLICIES:
             raise InputError(
@@ -69,11 +89,19 @@ def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict
     """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
     sums = {}
     for name in policies(policy):
-        seats = {SEAT: advice_policy(game)} if name == "advice" else {}
+        players = [f"P{i}" for i in range(1, HEAD_TO_HEAD.get(name, len(PLAYERS)) + 1)]
+        seats = {}
+        if name == "advice":
+            seats = {SEAT: advice_policy(game)}
+        elif name == "lookahead":
+            seats = {SEAT: lookahead_policy(game, rng)}
+        elif name in HEAD_TO_HEAD:
+            seats = {p: advice_policy(game) for p in players} | {SEAT: lookahead_policy(game, rng)}
         margins = Margins()
         for _ in range(games):
-            result = play_round(rng, PLAYERS, SEAT, policies=seats)
-            others = [result.scores[p] for p in PLAYERS if p != SEAT]
+            first = rng.choice(players) if name in HEAD_TO_HEAD else None  # no seat always first
+            result = play_round(rng, players, SEAT, policies=seats, first=first)
+            others = [result.scores[p] for p in players if p != SEAT]
             margin = result.scores[SEAT] - Fraction(sum(others), len(others))
             margins += Margins.of(margin)
         sums[name] = margins
@@ -99,4 +127,10 @@ def report(game, partials: list[dict[str, Margins]], policy: str | None = None) 
         ["policy", "rounds", "margin", "95% interval"],
         rows,
     )
-    return Report({"game": game.name, "players": len(PLAYERS), "policies": data}, [table], [])
+    if policy in HEAD_TO_HEAD:
+        table.title = (
+            f"Seat {SEAT} (look-ahead) against one-step advice in the other "
+            f"{HEAD_TO_HEAD[policy] - 1} seats: {SEAT}'s score minus the others' mean, per round"
+        )
+    players = HEAD_TO_HEAD.get(policy or "", len(PLAYERS))
+    return Report({"game": game.name, "players": players, "policies": data}, [table], [])

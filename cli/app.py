@@ -169,7 +169,8 @@ def suggest(
         typer.Option(
             min=0,
             help="Moves to look ahead (default: the game's own; Three of a Crime looks one card "
-            "ahead, 6 Suspects the looks you have left).",
+            "ahead, 6 Suspects the looks you have left; Game of Suspicion and Suspeição: 2, my "
+            "move, the others' turns and my next move, or 1, my move only).",
         ),
     ] = None,
     looks_left: Annotated[
@@ -337,7 +338,9 @@ def simulate(
     policy: Annotated[
         str | None,
         typer.Option(
-            help="The player's policy, where a game has several (6 Suspects, Game of Suspicion, Suspeição: advice|random)."
+            help="The player's policy, where a game has several (6 Suspects: advice|random; Game of "
+            "Suspicion, Suspeição: advice|random, or lookahead, head-to-head-3, head-to-head-4 "
+            "when named)."
         ),
     ] = None,
     workers: Workers = None,

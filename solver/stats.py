@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from fractions import Fraction
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -15,3 +17,30 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
         z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     )
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Margins:
+    """A seat's per-round margins (its points minus the others' mean) as exact sums: picklable,
+    the chunks' sums add up, and the mean and spread of all rounds come out exactly as from the
+    whole list."""
+
+    games: int = 0
+    total: Fraction = Fraction(0)
+    squares: Fraction = Fraction(0)
+
+    def __add__(self, other: Margins) -> Margins:
+        return Margins(
+            self.games + other.games, self.total + other.total, self.squares + other.squares
+        )
+
+    @classmethod
+    def of(cls, margin: Fraction) -> Margins:
+        return cls(1, margin, margin * margin)
+
+    def interval(self, z: float = 1.96) -> tuple[float, float, float]:
+        """(mean, low, high): the mean margin and its 95% normal interval from the spread."""
+        mean = self.total / self.games
+        variance = (self.squares - self.total * mean) / max(self.games - 1, 1)
+        half = z * math.sqrt(variance) / math.sqrt(self.games)
+        return float(mean), float(mean) - half, float(mean) + half

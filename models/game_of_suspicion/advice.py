@@ -296,10 +296,14 @@ def _guess_now(belief: Belief, places, sizes) -> tuple[Fraction, Fraction]:
     return best_p, best_points
 
 
-def suggest(game, post, horizon: int | None) -> Report:
-    """The `sleuth suggest` report: guess now or act, and the best actions."""
-    if horizon not in (None, 1):
-        raise InputError("Game of Suspicion advice looks one action ahead: --horizon 1")
+def suggest(game, post, horizon: int | None, doc=None) -> Report:
+    """The `sleuth suggest` report: guess now or act, and the best actions; by default also
+    the look-ahead (lookahead.py), whose best candidate is then the advice."""
+    if horizon not in (None, 1, 2):
+        raise InputError(
+            "Game of Suspicion advice looks one action ahead (--horizon 1) or, by default, "
+            "two: my action, the other players' turns, my next action (--horizon 2)"
+        )
     log, rnd = post.log, post.round
     if log.me is None:
         raise InputError("advice is for a seat: give the log a 'me'")
@@ -307,6 +311,17 @@ def suggest(game, post, horizon: int | None) -> Report:
         data = {"game": game.name, "consistent": True, "events": log.events, "advice": "out"}
         line = f"{log.me} is out of round {rnd.number}: nothing to do until the next deal"
         return Report({**data, "worlds": post.belief.worlds}, [], [line], log.warnings)
+    report = one_step_report(game, post)
+    if horizon == 1 or doc is None or not post.opponents:
+        return report
+    from models.game_of_suspicion.lookahead import ahead_report
+
+    return ahead_report(report, doc, post)
+
+
+def one_step_report(game, post) -> Report:
+    """Today's one-step advice: guess now (exact chain) or the best action (one step)."""
+    log, rnd = post.log, post.round
     guesses = best_guesses(post)
     opponents = {p: (post.place(p), rnd.hand_size[p]) for p in post.opponents}
     now = chain_value(post.belief, opponents)

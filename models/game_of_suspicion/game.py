@@ -339,7 +339,7 @@ class GameOfSuspicion:
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         from models.game_of_suspicion.advice import suggest
 
-        return suggest(self, self.posterior(doc, upto), horizon)
+        return suggest(self, self.posterior(doc, upto), horizon, doc)
 
     def check(self, doc: Document) -> Report:
         from models.game_of_suspicion.puzzle import check

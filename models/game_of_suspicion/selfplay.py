@@ -1,51 +1,67 @@
 """`sleuth simulate game-of-suspicion`: how often a seat that follows the advice wins a round.
 
 Seat P1 plays by a policy, the other seats are random bots (simulate.py). Policies: `advice`
-(guess when the exact value of guessing now beats the best action's, else take the best action)
+(guess when the exact value of guessing now beats the best action's, else take the best action),
+`lookahead` (the best candidate of lookahead.py: my action, the others' turns, my next action)
 and `random` (P1 is a random bot too: the baseline, about one round in three). Rounds are played
 with 3 players, whose hidden worlds are small enough for an exact filter at every turn.
+
+Head-to-head (`head-to-head-3`, `head-to-head-4`, only when named: a look-ahead round costs
+seconds): P1 plays the look-ahead, every other seat today's one-step `advice`, with 3 or 4
+players; the measure is P1's points minus the others' mean, per round, with a 95% interval.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import astuple, dataclass
+from fractions import Fraction
 
-from models.game_of_suspicion.advice import action_values, best_guesses, chain_value, guess_numbers
-from models.game_of_suspicion.simulate import play_round
+from models.game_of_suspicion.lookahead import lookahead_intent, one_step_intent
+from models.game_of_suspicion.simulate import Policy, names, play_round
 from solver.errors import InputError
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table
-from solver.stats import wilson_interval
+from solver.stats import Margins, wilson_interval
 
-POLICIES = ("advice", "random")
+DEFAULT = ("advice", "random")  # what a run without --policy plays
+HEAD_TO_HEAD = {"head-to-head-3": 3, "head-to-head-4": 4}  # players at the table
+POLICIES = (*DEFAULT, "lookahead", *HEAD_TO_HEAD)
 PLAYERS = 3
 SEAT = "P1"
 MAX_TURNS = 120  # a round not over by then counts as not won
-CHUNK = {"advice": 8, "random": 100}  # rounds per batch chunk (~0.6-0.9 s here)
+# rounds per batch chunk (~0.6-0.9 s here for the one-step ones; a look-ahead round: ~10-30 s)
+CHUNK = {"advice": 8, "random": 100, "lookahead": 1, "head-to-head-3": 1, "head-to-head-4": 1}
+
+
+def posterior(doc: dict):
+    from models import GAMES
+
+    return GAMES["game-of-suspicion"].posterior(Document(doc))  # type: ignore[attr-defined]
 
 
 def advice_policy(doc: dict) -> dict | None:
-    """The advice bot: the intent `sleuth suggest` recommends from this seat."""
-    from models import GAMES
+    """The advice bot: the intent `sleuth suggest --horizon 1` recommends from this seat."""
+    post = posterior(doc)
+    if post.log.me not in post.round.active:
+        return None
+    return one_step_intent(post)
 
-    game = GAMES["game-of-suspicion"]
-    post = game.posterior(Document(doc))  # type: ignore[attr-defined]
-    guesses = best_guesses(post)
-    actions = action_values(post)
-    opponents = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
-    now = chain_value(post.belief, opponents)
-    wait = max((a.points for a in actions), default=0)
-    if guesses and (now >= wait or not actions):
-        target = max(guesses, key=lambda g: (g.p * g.points, g.p))
-        return {"guess": {"target": target.target, "cards": guess_numbers(target.cards)}}
-    return actions[0].intent if actions else None
+
+def lookahead_policy(rng: random.Random) -> Policy:
+    """The look-ahead bot: the intent `sleuth suggest` recommends (its plays seeded from `rng`)."""
+
+    def decide(doc: dict) -> dict | None:
+        post = posterior(doc)
+        return lookahead_intent(Document(doc), post, seed=rng.getrandbits(64))
+
+    return decide
 
 
 def policies(policy: str | None) -> list[str]:
-    """The policies a run plays: the one named, or all of them."""
-    names = [policy] if policy else list(POLICIES)
+    """The policies a run plays: the one named, or the default ones."""
+    names = [policy] if policy else list(DEFAULT)
     for name in names:
         if name not in POLICIES:
             raise InputError(
@@ -72,14 +88,29 @@ class Tally:
         return Tally(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
 
-def play_chunk(rng: random.Random, games: int, policy: str | None) -> dict[str, Tally]:
+def seats(name: str, rng: random.Random) -> dict[str, Policy]:
+    """The seats with a policy (the others are random bots)."""
+    if name == "advice":
+        return {SEAT: advice_policy}
+    if name == "lookahead":
+        return {SEAT: lookahead_policy(rng)}
+    if name in HEAD_TO_HEAD:
+        others = {p: advice_policy for p in names(HEAD_TO_HEAD[name])}
+        return {**others, SEAT: lookahead_policy(rng)}
+    return {}
+
+
+def play_chunk(rng: random.Random, games: int, policy: str | None) -> dict[str, Tally | Margins]:
     """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
-    tallies = {}
+    tallies: dict[str, Tally | Margins] = {}
     for name in policies(policy):
-        seats = {SEAT: advice_policy} if name == "advice" else {}
+        if name in HEAD_TO_HEAD:
+            tallies[name] = head_to_head(rng, games, HEAD_TO_HEAD[name])
+            continue
         tally = Tally(games)
+        playing = seats(name, rng)
         for _ in range(games):
-            result = play_round(rng, PLAYERS, seats, max_turns=MAX_TURNS)
+            result = play_round(rng, PLAYERS, playing, max_turns=MAX_TURNS)
             tally.wins += result.winner == SEAT
             tally.finished += result.winner is not None
             tally.points += result.scores[SEAT]
@@ -87,10 +118,25 @@ def play_chunk(rng: random.Random, games: int, policy: str | None) -> dict[str, 
     return tallies
 
 
-def report(partials: list[dict[str, Tally]], policy: str | None = None) -> Report:
+def head_to_head(rng: random.Random, games: int, players: int) -> Margins:
+    """`games` rounds of P1's look-ahead against one-step advice in every other seat: P1's
+    points minus the others' mean, per round."""
+    playing = seats(f"head-to-head-{players}", rng)
+    margins = Margins()
+    for _ in range(games):
+        result = play_round(rng, players, playing, max_turns=MAX_TURNS)
+        others = [result.scores[p] for p in result.scores if p != SEAT]
+        margins += Margins.of(result.scores[SEAT] - Fraction(sum(others), len(others)))
+    return margins
+
+
+def report(partials: list[dict], policy: str | None = None) -> Report:
     """The report of every chunk's tallies, added up policy by policy."""
+    names_played = policies(policy)
+    if names_played[0] in HEAD_TO_HEAD:
+        return duel_report(partials, names_played[0])
     rows, data = [], {}
-    for name in policies(policy):
+    for name in names_played:
         total = sum((tallies[name] for tallies in partials), Tally())
         games, wins = total.games, total.wins
         low, high = wilson_interval(wins, games)
@@ -117,3 +163,24 @@ def report(partials: list[dict[str, Tally]], policy: str | None = None) -> Repor
         rows,
     )
     return Report({"game": "game-of-suspicion", "players": PLAYERS, "policies": data}, [table], [])
+
+
+def duel_report(partials: list[dict], name: str) -> Report:
+    """A head-to-head run's report: P1's mean margin and its 95% interval."""
+    sums = sum((chunk[name] for chunk in partials), Margins())
+    mean, low, high = sums.interval()
+    players = HEAD_TO_HEAD[name]
+    table = Table(
+        f"Seat {SEAT} (look-ahead) against one-step advice in the other {players - 1} seats: "
+        f"{SEAT}'s points minus the others' mean, per round",
+        ["policy", "rounds", "margin", "95% interval"],
+        [[name, str(sums.games), f"{mean:+.3f}", f"{low:+.3f} – {high:+.3f}"]],
+    )
+    data = {
+        name: {
+            "games": sums.games,
+            "margin": round(mean, 6),
+            "interval95": [round(low, 6), round(high, 6)],
+        }
+    }
+    return Report({"game": "game-of-suspicion", "players": players, "policies": data}, [table], [])

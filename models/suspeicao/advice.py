@@ -5,7 +5,8 @@ play alone (+1 for each incriminating card it reveals in another player's hand, 
 mine put in front of me, +1 for passing mine away), the chance it reveals incriminating evidence,
 and the chance it brings an incriminating card into my hand (TAKE, EXCHANGE, BUY). When I run
 the polygraph I choose which of the two cards to reveal, so I reveal evidence whenever either
-card is evidence. Other players' turns are not modelled.
+card is evidence. Other players' turns are not modelled here (lookahead.py models them). An
+EXCHANGE gives a card that is not evidence, the least exposed one (`give_choice`).
 
 Which incriminating card to keep: each one in my hand, with its *exposure*: the share of the
 FORCE cards I have not seen whose requirement it meets (the more, the likelier a FORCE on me
@@ -22,6 +23,7 @@ from models.suspeicao.belief import Belief
 from models.suspeicao.log import FINAL_TARGET_MIN, HAND_ACTIONS
 from models.suspeicao.rules import Card, Requirement
 from models.suspeicao.steps import PILE
+from solver.errors import InputError
 from solver.report import Report, Table, probability
 
 
@@ -34,12 +36,32 @@ class Play:
     p_reveal: Fraction  # chance of revealing incriminating evidence
     p_gain: Fraction  # chance of an incriminating card coming into my hand
     note: str = ""
+    give: str | None = None  # EXCHANGE: the card I give
 
     def event(self) -> dict:
-        body: dict = {"card": int(self.card) if self.card.isdigit() else self.card}
+        body: dict = {"card": _written(self.card)}
         if self.target is not None:
             body["target"] = self.target
+        if self.give is not None:
+            body["gave"] = _written(self.give)
         return {"play": body}
+
+
+def _written(card: str) -> int | str:
+    return int(card) if card.isdigit() else card
+
+
+def give_choice(post, exchange: str) -> str | None:
+    """The card to give with an EXCHANGE (one step): a card that is not evidence (kept evidence
+    scores at the round's end), the least exposed to a FORCE; else the most exposed evidence."""
+    rnd, deck = post.round, post.log.deck
+    mine = [c for c in sorted(rnd.my_hand) if c != exchange]
+    if not mine:
+        return None
+    plain = [c for c in mine if c not in rnd.incriminating]
+    if plain:
+        return min(plain, key=lambda c: (exposure(post, deck.card(c)), c))
+    return max(mine, key=lambda c: (exposure(post, deck.card(c)), c))
 
 
 def evidence_in(post, place: str) -> Fraction:
@@ -164,13 +186,32 @@ def plays(post) -> list[Play]:
                 )
             else:  # TAKE, EXCHANGE: a random card of the target comes to me
                 gain = random_card_evidence(post, target)
-                found.append(Play(name, card.action, target, Fraction(0), Fraction(0), gain))
+                give = give_choice(post, name) if card.action == "EXCHANGE" else None
+                note = f"give {give}" if give else ""
+                found.append(
+                    Play(name, card.action, target, Fraction(0), Fraction(0), gain, note, give)
+                )
     found.sort(key=lambda p: (-p.points, -p.p_reveal, -p.p_gain, p.card))
     return found
 
 
-def suggest(game, post) -> Report:
-    """The `sleuth suggest` report."""
+def suggest(game, post, doc=None, horizon: int | None = None) -> Report:
+    """The `sleuth suggest` report: the one-step values, and by default the look-ahead."""
+    if horizon not in (None, 1, 2):
+        raise InputError(
+            "Suspeição advice looks one play ahead (--horizon 1) or, by default, two: my play, "
+            "the other players' turns, my next play (--horizon 2)"
+        )
+    report = one_step_report(game, post)
+    if horizon == 1 or doc is None:
+        return report
+    from models.suspeicao.lookahead import ahead_report
+
+    return ahead_report(report, doc, post)
+
+
+def one_step_report(game, post) -> Report:
+    """Today's one-step report."""
     log, rnd = post.log, post.round
     if rnd.over or rnd.turn != log.me:
         whose = "the round is over" if rnd.over else f"it is {rnd.turn}'s turn"

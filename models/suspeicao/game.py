@@ -344,7 +344,7 @@ class Suspeicao:
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         from models.suspeicao.advice import suggest
 
-        return suggest(self, self.posterior(doc, upto))
+        return suggest(self, self.posterior(doc, upto), doc, horizon)
 
     def check(self, doc: Document) -> Report:
         from models.suspeicao.puzzle import check

@@ -9,23 +9,41 @@ the mean score of the others, per round, with a 95% normal interval.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 
 from models.suspeicao.advice import plays
+from models.suspeicao.lookahead import lookahead_choice
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, View, play_round, random_policy
 from solver.errors import InputError
 from solver.logfile import Document
 from solver.names import NameSet
 from solver.report import Report, Table
+from solver.stats import Margins
 
-POLICIES = ("advice", "random")
+DEFAULT = ("advice", "random")  # what a run without --policy plays
+HEAD_TO_HEAD = {"head-to-head-3": 3, "head-to-head-4": 4}  # players at the table
+POLICIES = (*DEFAULT, "lookahead", *HEAD_TO_HEAD)
 PLAYERS = ["P1", "P2", "P3"]
 SEAT = "P1"
-CHUNK = {"advice": 2, "random": 100}  # rounds per batch chunk (~0.5-1 s here)
+# rounds per batch chunk (~0.5-1 s here for the one-step ones; a look-ahead round: ~10-60 s)
+CHUNK = {"advice": 2, "random": 100, "lookahead": 1, "head-to-head-3": 1, "head-to-head-4": 1}
+
+
+def lookahead_policy(game, rng: random.Random) -> Callable[[View, random.Random], Choice]:
+    """The look-ahead bot: the play `sleuth suggest` puts first (lookahead.py), its plays seeded
+    from `rng`; blocks, new targets and final turns as the advice bot."""
+    fallback = advice_policy(game)
+
+    def decide(view: View, play_rng: random.Random) -> Choice:
+        if view.decision != PLAY or view.final:
+            return fallback(view, play_rng)
+        doc = Document(view.log())
+        choice = lookahead_choice(doc, game.posterior(doc), seed=rng.getrandbits(64))
+        return choice if choice is not None else fallback(view, play_rng)
+
+    return decide
 
 
 def advice_policy(game) -> Callable[[View, random.Random], Choice]:
@@ -39,7 +57,8 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
             return random_policy(view, rng)
         post = game.posterior(Document(view.log()))
         for play in plays(post):
-            evidence = post.round.front[SEAT][0] if play.action == "PASS" and play.target else None
+            me = post.log.me  # the seat deciding (not always P1 head to head)
+            evidence = post.round.front[me][0] if play.action == "PASS" and play.target else None
             choice = Choice(play.card, play.target, evidence)
             if view.final and play.points < 0 and Choice() in legal:
                 return Choice()
@@ -52,7 +71,7 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
 
 def policies(policy: str | None) -> list[str]:
     """The policies a run plays: the one named, or all of them."""
-    names = [policy] if policy else list(POLICIES)
+    names = [policy] if policy else list(DEFAULT)
     for name in names:
         if name not in POLICIES:
             raise InputError(
@@ -66,32 +85,25 @@ def chunk_size(policy: str | None) -> int:
     return min(CHUNK[name] for name in policies(policy))
 
 
-@dataclass
-class Margins:
-    """A policy's margins over some rounds, as exact sums (picklable; the chunks' sums add up,
-    and the mean and spread of all rounds come out exactly as from the whole list)."""
-
-    games: int = 0
-    total: Fraction = Fraction(0)
-    squares: Fraction = Fraction(0)
-
-    def __add__(self, other: Margins) -> Margins:
-        return Margins(
-            self.games + other.games, self.total + other.total, self.squares + other.squares
-        )
-
-
 def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict[str, Margins]:
     """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
     sums = {}
     for name in policies(policy):
-        seats = {SEAT: advice_policy(game)} if name == "advice" else {}
+        players = [f"P{i}" for i in range(1, HEAD_TO_HEAD.get(name, len(PLAYERS)) + 1)]
+        seats = {}
+        if name == "advice":
+            seats = {SEAT: advice_policy(game)}
+        elif name == "lookahead":
+            seats = {SEAT: lookahead_policy(game, rng)}
+        elif name in HEAD_TO_HEAD:
+            seats = {p: advice_policy(game) for p in players} | {SEAT: lookahead_policy(game, rng)}
         margins = Margins()
         for _ in range(games):
-            result = play_round(rng, PLAYERS, SEAT, policies=seats)
-            others = [result.scores[p] for p in PLAYERS if p != SEAT]
+            first = rng.choice(players) if name in HEAD_TO_HEAD else None  # no seat always first
+            result = play_round(rng, players, SEAT, policies=seats, first=first)
+            others = [result.scores[p] for p in players if p != SEAT]
             margin = result.scores[SEAT] - Fraction(sum(others), len(others))
-            margins += Margins(1, margin, margin * margin)
+            margins += Margins.of(margin)
         sums[name] = margins
     return sums
 
@@ -103,19 +115,22 @@ def report(game, partials: list[dict[str, Margins]], policy: str | None = None) 
     for name in policies(policy):
         sums = sum((chunk[name] for chunk in partials), Margins())
         games = sums.games
-        exact_mean = sums.total / games
-        variance = (sums.squares - sums.total * exact_mean) / max(games - 1, 1)
-        mean, spread = float(exact_mean), math.sqrt(variance)
-        half = 1.96 * spread / math.sqrt(games)
-        rows.append([name, str(games), f"{mean:+.3f}", f"{mean - half:+.3f} – {mean + half:+.3f}"])
+        mean, low, high = sums.interval()
+        rows.append([name, str(games), f"{mean:+.3f}", f"{low:+.3f} – {high:+.3f}"])
         data[name] = {
             "games": games,
             "margin": round(mean, 6),
-            "interval95": [round(mean - half, 6), round(mean + half, 6)],
+            "interval95": [round(low, 6), round(high, 6)],
         }
     table = Table(
         f"Seat {SEAT}'s score minus the others' mean, per round ({len(PLAYERS)} players, random bots)",
         ["policy", "rounds", "margin", "95% interval"],
         rows,
     )
-    return Report({"game": game.name, "players": len(PLAYERS), "policies": data}, [table], [])
+    if policy in HEAD_TO_HEAD:
+        table.title = (
+            f"Seat {SEAT} (look-ahead) against one-step advice in the other "
+            f"{HEAD_TO_HEAD[policy] - 1} seats: {SEAT}'s score minus the others' mean, per round"
+        )
+    players = HEAD_TO_HEAD.get(policy or "", len(PLAYERS))
+    return Report({"game": game.name, "players": players, "policies": data}, [table], [])

@@ -65,11 +65,14 @@ Truth = dict[str, object]
 
 @dataclass(frozen=True)
 class Choice:
-    """An answer to a decision: the card (played, or blocking), the target, the evidence passed."""
+    """An answer to a decision: the card (played, or blocking), the target, the evidence passed,
+    and for an EXCHANGE the card given (None: uniform over the actor's cards, the model's
+    assumption for the other players)."""
 
     card: str | None = None
     target: str | None = None
     evidence: str | None = None
+    give: str | None = None
 
 
 @dataclass(frozen=True)
@@ -254,10 +257,19 @@ def force(t: Table, rng: random.Random, actor: str, target: str, card: Card, e: 
     t.expose(actor, target, shown)
 
 
-def exchange(t: Table, rng: random.Random, actor: str, target: str, card: Card, e: Event) -> None:
-    """A random card of the target for a uniform card of the actor's hand before taking."""
+def exchange(
+    t: Table,
+    rng: random.Random,
+    actor: str,
+    target: str,
+    card: Card,
+    e: Event,
+    give: str | None = None,
+) -> None:
+    """A random card of the target for the actor's card `give` (default: a uniform card of the
+    actor's hand before taking)."""
     took = rng.choice(t.ordered(t.hands[target]))
-    gave = rng.choice(t.ordered(t.hands[actor]))
+    gave = rng.choice(t.ordered(t.hands[actor])) if give is None else give
     t.hands[target].remove(took)
     t.hands[actor].remove(gave)
     t.hands[actor].append(took)
@@ -345,7 +357,14 @@ class Round:
             },
         )
         answer = self.policies.get(seat, random_policy)(view, self.rng)
-        if answer not in choices:
+        if answer.give is not None and decision == PLAY and answer.card is not None:
+            legal = t.cards[answer.card].action == "EXCHANGE" and answer.give in t.hands[seat]
+            if not legal or answer.give == answer.card:
+                raise ValueError(f"{seat} cannot give {answer.give!r} with {answer.card!r}")
+            answer_checked = Choice(answer.card, answer.target, answer.evidence)
+        else:
+            answer_checked = answer
+        if answer_checked not in choices:
             raise ValueError(f"{seat}'s policy answered {answer!r}: not a legal {decision} choice")
         return answer
 
@@ -403,6 +422,8 @@ class Round:
             t.fronts[actor].remove(choice.evidence)
             t.fronts[target].append(choice.evidence)
             event.public["evidence"] = t.value(choice.evidence)
+        elif card.action == "EXCHANGE":
+            exchange(t, self.rng, actor, target, card, event, choice.give)
         else:
             ACTIONS[card.action](t, self.rng, actor, target, card, event)
         return event

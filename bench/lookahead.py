@@ -1,0 +1,153 @@
+"""Issue 14: the look-ahead advice against today's one-step advice, head to head, and its time.
+
+Self-play on the batch engine (models/jobs.py's simulate path, one chunk per round): seat P1
+plays the look-ahead, every other seat the one-step advice; the measure is P1's points minus the
+others' mean, per round, with its 95% interval. `python -m bench.lookahead --rounds N` runs N
+rounds per game and table size and appends every chunk's exact sums to a JSON Lines file
+(`--out`), so a long run can be stopped at any time and its rounds so far still count
+(`--resume` adds to the file). `make bench` runs a few rounds only (`ROUNDS`): a look-ahead round
+costs seconds, and the 2,000-round figures of the docs took hours.
+
+It also times `sleuth suggest` (the look-ahead included) on simulated logs of 3 and 4 players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from fractions import Fraction
+from functools import partial
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.timing import fmt
+from models import GAMES
+from models.jobs import play_chunk
+from solver import batch
+from solver.logfile import Document
+from solver.stats import Margins
+
+ROUNDS = 4  # per game and table size in `make bench`
+SUGGEST_STATES = 7  # logs timed per game and table size
+RUNS = [
+    ("game-of-suspicion", "head-to-head-3"),
+    ("game-of-suspicion", "head-to-head-4"),
+    ("suspeicao", "head-to-head-3"),
+    ("suspeicao", "head-to-head-4"),
+]
+
+
+def duel(game: str, policy: str, rounds: int, seed: int, out: Path | None, workers: int) -> dict:
+    """`rounds` head-to-head rounds; every chunk's sums appended to `out` as it ends."""
+    start = time.perf_counter()
+    chunks = batch.plan(rounds, 1, seed)
+    total = Margins()
+    for part in batch.run(partial(play_chunk, game, policy), chunks, workers=workers):
+        margins = part[policy]
+        total += margins
+        if out is not None:
+            line = {"game": game, "policy": policy, "seed": seed, "games": margins.games}
+            line |= {"total": str(margins.total), "squares": str(margins.squares)}
+            with out.open("a", encoding="utf-8") as file:
+                file.write(json.dumps(line) + "\n")
+    seconds = time.perf_counter() - start
+    return {"margins": total, "seconds": seconds}
+
+
+def read_sums(path: Path) -> dict[tuple[str, str], Margins]:
+    """The sums of every chunk in a JSON Lines file of `duel`, per (game, policy)."""
+    found: dict[tuple[str, str], Margins] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        key = (row["game"], row["policy"])
+        part = Margins(row["games"], Fraction(row["total"]), Fraction(row["squares"]))
+        found[key] = found.get(key, Margins()) + part
+    return found
+
+
+def suggest_times(game_name: str, players: int) -> list[float]:
+    """Seconds of `suggest` (look-ahead included) on simulated logs where P1 is to play."""
+    game = GAMES[game_name]
+    rng = random.Random(100 + players)
+    times: list[float] = []
+    while len(times) < SUGGEST_STATES:
+        doc = simulated_log(game_name, rng, players)
+        if doc is None:
+            continue
+        start = time.perf_counter()
+        game.suggest(Document(doc))
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def simulated_log(game_name: str, rng: random.Random, players: int) -> dict | None:
+    if game_name == "game-of-suspicion":
+        from models.game_of_suspicion.simulate import random_game
+
+        doc, _ = random_game(rng, players=players, me="P1", events=8)
+        post = GAMES[game_name].posterior(Document(doc))  # type: ignore[attr-defined]
+        return doc if "P1" in post.round.active and len(doc["events"]) == 8 else None
+    from models.suspeicao.simulate import random_game as suspeicao_game
+
+    game = suspeicao_game(rng, players=players)
+    turns = [i for i, e in enumerate(game.doc["events"]) if e.get("play", {}).get("by") == "P1"]
+    if len(turns) < 3:
+        return None
+    return {**game.doc, "events": game.doc["events"][: turns[2]]}  # P1's third turn
+
+
+def main(rounds: int = ROUNDS, seed: int = 1, out: Path | None = None, workers: int = 1) -> None:
+    console = Console()
+    table = Table(title="sleuth suggest with the look-ahead (issue 14 target: median ≤ 2 s)")
+    for column in ("game", "players", "median", "max"):
+        table.add_column(column)
+    for game, _ in RUNS[::2]:
+        for players in (3, 4):
+            times = suggest_times(game, players)
+            table.add_row(game, str(players), fmt(statistics.median(times)), fmt(max(times)))
+    console.print(table)
+    table = Table(
+        title="Head to head: P1 plays the look-ahead, the other seats one-step advice; "
+        "P1's points minus the others' mean, per round"
+    )
+    for column in ("game", "table", "rounds", "margin", "95% interval", "per round"):
+        table.add_column(column)
+    for game, policy in RUNS:
+        found = duel(game, policy, rounds, seed, out, workers)
+        margins = found["margins"]
+        mean, low, high = margins.interval()
+        per = fmt(found["seconds"] / rounds)
+        row = [game, policy, str(margins.games), f"{mean:+.3f}", f"{low:+.3f} – {high:+.3f}", per]
+        table.add_row(*row)
+    console.print(table)
+
+
+def summary(path: Path) -> None:
+    """The margins of every (game, table) in a file of `duel` lines."""
+    for (game, policy), margins in sorted(read_sums(path).items()):
+        mean, low, high = margins.interval()
+        print(f"{game} {policy}: {margins.games} rounds, {mean:+.3f} ({low:+.3f} to {high:+.3f})")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=ROUNDS)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", help="one game:policy, e.g. game-of-suspicion:head-to-head-3")
+    parser.add_argument("--summary", action="store_true", help="only read --out and report")
+    args = parser.parse_args()
+    if args.summary:
+        summary(args.out)
+    elif args.only:
+        game, policy = args.only.split(":")
+        found = duel(game, policy, args.rounds, args.seed, args.out, args.workers)
+        print(found["margins"].interval(), found["seconds"])
+    else:
+        main(args.rounds, args.seed, args.out, args.workers)

@@ -1,0 +1,326 @@
+"""Game of Suspicion look-ahead: my action, the other players' turns until mine, my next action.
+
+The one-step advice (advice.py) values an action as if my next turn came straight after it. Here
+each candidate (guess now, or one of the one-step's best actions) is played out on hidden worlds
+drawn from the exact belief: the world's cards are dealt onto a simulator table (simulate.py),
+my action is carried out by the rules, the other players take their turns until mine with the
+simulator's random bot (the policy assumed for them), and my next turn is valued by the one-step
+advice from the posterior of the log I would then have (max of guessing now and the best action).
+A candidate's value is the points I score on the way plus that next-turn value.
+
+Every candidate is played on the same worlds with the same random streams (common random
+numbers), so their differences have far less noise than each value. With at most `SAMPLES` // 2
+hidden worlds every world is played, each `SAMPLES` // worlds times, weighted by its exact
+probability (stratified): only the random choices after my action are sampled, and a candidate
+whose plays draw nothing at random (e.g. the round ends with it) is exact, standard error 0.
+Each sample's value is an exact Fraction; only the standard error is a float.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from random import Random
+
+from models.game_of_suspicion import rules
+from models.game_of_suspicion.advice import (
+    action_values,
+    best_guesses,
+    chain_value,
+    guess_numbers,
+)
+from models.game_of_suspicion.log import SLOTS, parse
+from models.game_of_suspicion.simulate import Record, Table, play_turn, turn
+from solver.logfile import Document
+from solver.report import Report, probability
+from solver.report import Table as ReportTable
+
+SAMPLES = 12  # hidden worlds each candidate is played on (the same ones for every candidate)
+CANDIDATES = 3  # the one-step's best actions valued ahead, besides guessing now
+OPPONENT_POLICY = "random bot (simulate.py)"
+MAX_WORLDS = 20_000  # above this many hidden worlds a look-ahead takes minutes: one step only
+MAX_OPPONENT_TURNS = 12  # a safety net: more than one lap of turns never comes before mine
+
+
+@dataclass
+class Ahead:
+    """One candidate valued ahead: its expected points (a mean of exact per-sample values) and
+    the standard error of that mean from the samples."""
+
+    label: str
+    intent: dict
+    points: Fraction
+    se: float
+    one_step: Fraction  # its one-step value, for comparison
+
+
+def next_turn_value(post) -> Fraction:
+    """My next turn's one-step value: the best of guessing now and the best action."""
+    if post.log.me not in post.round.active or not post.opponents:
+        return Fraction(0)
+    places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
+    now = chain_value(post.belief, places)
+    wait = max((a.points for a in action_values(post)), default=Fraction(0))
+    return max(now, wait)
+
+
+def one_step_intent(post) -> dict | None:
+    """Today's advice as an intent: guess when guessing now is worth at least the best action."""
+    guesses = best_guesses(post)
+    actions = action_values(post)
+    places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
+    now = chain_value(post.belief, places)
+    wait = max((a.points for a in actions), default=Fraction(0))
+    if guesses and (now >= wait or not actions):
+        target = max(guesses, key=lambda g: (g.p * g.points, g.p))
+        return {"guess": {"target": target.target, "cards": guess_numbers(target.cards)}}
+    return actions[0].intent if actions else None
+
+
+def with_my_choices(intent: dict) -> dict:
+    """The hidden choices the one-step values assume of me: card 1 gives the named card back."""
+    body = intent.get("play")
+    if body and body.get("card") == 1:
+        return {"play": {**body, "gave": body["named"]}}
+    return intent
+
+
+class Extender:
+    """The posterior after my log plus some events, paying only for the new events' steps."""
+
+    def __init__(self, doc: Document, post):
+        self.data = dict(doc.data)
+        self.events = list(doc.events(doc.events_key, post.log.events))
+        self.post = post
+        self.base = post.belief
+
+    def after(self, new: list[dict]):
+        from models.game_of_suspicion.game import Posterior
+
+        doc = Document({**self.data, "events": [*self.events, *new]})
+        log = parse(doc)
+        rnd = log.round
+        assert rnd is not None
+        belief = self.base.copy()
+        for step in rnd.setup.steps:
+            if step.event > self.post.log.events:
+                belief.apply(step)
+        return Posterior(log, rnd, belief)
+
+
+def table_of(post, counts) -> Table:
+    """A simulator table holding one hidden world (`counts[place][value]`), my turn to play."""
+    log, rnd = post.log, post.round
+    me = log.me
+    hands: dict[str, list[int]] = {}
+    middle: dict[str, list[int]] = {}
+    for index, place in enumerate(rnd.setup.places):
+        cards = [v for v in rules.VALUES for _ in range(int(counts[index][v]))]
+        (middle if place in SLOTS else hands)[place] = cards
+    assert rnd.my_hand is not None
+    hands[me] = sorted(rnd.my_hand.elements())
+    return Table(
+        players=list(log.players),
+        me=me,
+        advanced=log.advanced,
+        deck=log.deck,
+        round_number=rnd.number,
+        hands={p: hands.get(p, []) for p in log.players},
+        middle={slot: middle.get(slot, []) for slot in SLOTS[: log.deck.middle]},
+        shadow=list(rnd.shadow),
+        aside=rnd.aside,
+        turn=me,
+        face_up={p: list(rnd.face_up.get(p, [])) for p in log.players},
+        played={p: list(rnd.played.get(p, [])) for p in log.players},
+        out={p: list(cards) for p, cards in rnd.out.items()},
+        scores=dict.fromkeys(log.players, 0),
+    )
+
+
+def draws(belief, rng: Random, samples: int) -> tuple[list[int], list[Fraction], bool]:
+    """The worlds to play (indexes, repeats allowed), each play's weight, and whether the worlds
+    are enumerated. With at most `samples` // 2 worlds, each world is played `samples` //
+    worlds times and its plays share its exact probability (stratified); else `samples` worlds
+    are drawn by their exact weights (an integer draw, no float rounding), weight 1/samples."""
+    weights = [int(w) for w in belief.weights]
+    total = sum(weights)
+    if len(weights) <= samples // 2:
+        per = samples // len(weights)
+        worlds = [i for i in range(len(weights)) for _ in range(per)]
+        return worlds, [Fraction(weights[i], total * per) for i in worlds], True
+    bounds = list(_cumulative(weights))
+    return (
+        [bisect.bisect_right(bounds, rng.randrange(total)) for _ in range(samples)],
+        [Fraction(1, samples)] * samples,
+        False,
+    )
+
+
+def _cumulative(weights: list[int]):
+    running = 0
+    for w in weights:
+        running += w
+        yield running
+
+
+def play_out(extend: Extender, table: Table, intent: dict, rng: Random) -> Fraction:
+    """One play of a candidate on one table: the points I score on the way plus my next turn's
+    one-step value (0 if I am out or the round is over by then)."""
+    me = table.me
+    assert me is not None
+    record = Record(table.players, me, table.advanced, [])
+    mine = record.seats[me]
+    first = [intent]
+
+    def ask() -> dict | None:
+        if first:
+            return first.pop()
+        return one_step_intent(extend.after(mine))  # on after a right guess, as today's advice
+
+    for event in turn(table, rng, me, ask):
+        record.add(event, table)
+    if not table.over:
+        table.turn = table.next_player(me)
+    for _ in range(MAX_OPPONENT_TURNS):
+        if table.over or me in table.out or table.turn == me:
+            break
+        play_turn(table, rng, record, {}, limit=10**9)
+    scored = Fraction(table.scores[me])
+    if table.over or me in table.out:
+        return scored
+    return scored + next_turn_value(extend.after(mine))
+
+
+def candidates(post) -> list[tuple[str, dict, Fraction]]:
+    """(label, intent, one-step value): guessing now (the best guess) and the best actions."""
+    places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
+    found = []
+    guesses = best_guesses(post)
+    if guesses:
+        g = max(guesses, key=lambda g: (g.p * g.points, g.p))
+        numbers = guess_numbers(g.cards)
+        label = f"guess {g.target}'s hand as {' '.join(map(str, numbers))}"
+        intent = {"guess": {"target": g.target, "cards": numbers}}
+        found.append((label, intent, chain_value(post.belief, places)))
+    for a in action_values(post)[:CANDIDATES]:
+        found.append((a.label, with_my_choices(a.intent), a.points))
+    return found
+
+
+def look_ahead(
+    doc: Document, post, samples: int = SAMPLES, seed: int = 0, candidates_of: Callable = candidates
+) -> list[Ahead]:
+    """Every candidate valued ahead, best first (same worlds, same random streams for all)."""
+    extend = Extender(doc, post)
+    if any(post.belief.pooled):
+        post.belief = post.belief.resolved()
+    rng = Random(seed)
+    worlds, weights, enumerated = draws(post.belief, rng, samples)
+    streams = [rng.getrandbits(64) for _ in worlds]
+    found = []
+    for label, intent, one_step in candidates_of(post):
+        values = [
+            play_out(extend, table_of(post, post.belief.counts[world]), intent, Random(stream))
+            for world, stream in zip(worlds, streams, strict=True)
+        ]
+        mean = sum((w * v for w, v in zip(weights, values, strict=True)), Fraction(0))
+        se = standard_error(values, worlds, weights, enumerated)
+        found.append(Ahead(label, intent, mean, se, one_step))
+    return sorted(found, key=lambda a: (-a.points, a.label))
+
+
+def standard_error(
+    values: list[Fraction], worlds: list[int], weights: list[Fraction], enumerated: bool
+) -> float:
+    """The standard error of the weighted mean. Worlds drawn: sd / sqrt(n). Worlds enumerated:
+    sqrt(sum over worlds of p² s² / plays), s² the spread of the world's own plays (only the
+    other players' and the hidden choices' randomness)."""
+    n = len(values)
+    if not enumerated:
+        mean = sum(values, Fraction(0)) / n
+        return math.sqrt(float(sum(((v - mean) ** 2 for v in values), Fraction(0))) / (n - 1) / n)
+    by_world: dict[int, list[Fraction]] = {}
+    probability: dict[int, Fraction] = {}
+    for world, weight, value in zip(worlds, weights, values, strict=True):
+        by_world.setdefault(world, []).append(value)
+        probability[world] = probability.get(world, Fraction(0)) + weight
+    variance = Fraction(0)
+    for world, own in by_world.items():
+        mean = sum(own, Fraction(0)) / len(own)
+        spread = sum(((v - mean) ** 2 for v in own), Fraction(0)) / (len(own) - 1)
+        variance += probability[world] ** 2 * spread / len(own)
+    return math.sqrt(variance)
+
+
+def too_large(post) -> bool:
+    """Whether the hidden worlds are too many for the look-ahead (each play values my next turn
+    on them: minutes for 100,000 worlds; the one-step advice is given instead)."""
+    if any(post.belief.pooled):
+        post.belief = post.belief.resolved()
+    return len(post.belief.weights) > MAX_WORLDS
+
+
+def lookahead_intent(doc: Document, post, samples: int = SAMPLES, seed: int = 0) -> dict | None:
+    """The look-ahead's choice as an intent (the simulator's `--policy lookahead`); the
+    one-step advice's where the worlds are too many."""
+    if post.log.me not in post.round.active or not post.opponents:
+        return None
+    if too_large(post):
+        return one_step_intent(post)
+    found = look_ahead(doc, post, samples, seed)
+    return found[0].intent if found else None
+
+
+def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) -> Report:
+    """The one-step report with the look-ahead added: its table of candidates (value ± standard
+    error), and its best candidate as the advice."""
+    turns = len(post.opponents)
+    if too_large(post):
+        data = {**report.data, "lookahead": None}
+        line = (
+            f"look-ahead skipped: more than {MAX_WORLDS:,} hidden worlds "
+            f"({len(post.belief.weights):,}); the one-step advice above stands"
+        )
+        return Report(data, report.tables, [*report.lines, line], report.warnings)
+    found = look_ahead(doc, post, samples)
+    best = found[0]
+    data = dict(report.data)
+    data["advice"] = "guess" if "guess" in best.intent else "act"
+    data["lookahead"] = {
+        "horizon": "my action, the other players' turns until mine, my next action",
+        "opponent_turns": turns,
+        "opponent_policy": OPPONENT_POLICY,
+        "samples": samples,
+        "best": best.intent,
+        "candidates": [
+            {
+                "action": a.label,
+                "event": a.intent,
+                "points": probability(a.points),
+                "standard_error": round(a.se, 6),
+                "one_step_points": probability(a.one_step),
+            }
+            for a in found
+        ],
+    }
+    rows = [
+        [a.label, f"{float(a.points):.2f} ± {a.se:.2f}", f"{float(a.one_step):.2f}"] for a in found
+    ]
+    table = ReportTable(
+        f"Look-ahead: my action, {turns} opponent turn{'s' if turns != 1 else ''}, my next action",
+        ["candidate", "points ± s.e.", "one-step points"],
+        rows,
+        {0},
+    )
+    lines = [line for line in report.lines if not line.startswith(("advice:", "one action"))]
+    lines += [
+        f"advice: {best.label} ({float(best.points):.2f} ± {best.se:.2f} points "
+        "to my next turn's advice included)",
+        f"look-ahead: my action, {turns} opponent turn{'s' if turns != 1 else ''}, my next "
+        f"action; the other players are assumed to play the {OPPONENT_POLICY}; "
+        f"{samples} plays of hidden worlds from the exact belief, the same for every candidate",
+    ]
+    return Report(data, [*report.tables, table], lines, report.warnings)

@@ -1,0 +1,258 @@
+"""Suspeição look-ahead: my play, the other players' turns until mine, my next play.
+
+The one-step advice (advice.py) values a play by what it scores at once. Here each candidate
+(the one-step's best plays, and for the best EXCHANGE every card I could give) is played out on
+hidden states drawn from the exact belief: the state is dealt onto a simulator table
+(simulate.py), my play is carried out by the rules, the other players take their turns until
+mine with the simulator's random policy (the policy assumed for them: uniform plays, blocks half
+the time), and my next turn is valued by the one-step advice from the posterior of the log I
+would then have (its best play's points). A candidate's value is the change of my score on the
+way, plus 2 for each incriminating card more in my hand (what it scores if kept to the end: an
+EXCHANGE that gives evidence away loses it), plus that next-turn value. A play after which the
+detective is called stops there (no next-turn value: the final turns follow other rules).
+
+A hidden state is drawn exactly: one opponent's hand from its exact posterior (a row of group
+counts by its weight, then the cards uniformly within each group, which no table tells apart),
+the belief conditioned on it, then the next opponent's; the pile holds the rest, shuffled.
+Every candidate is played on the same states with the same random streams (common random
+numbers); values are exact Fractions, the standard error is sd / sqrt(plays).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import math
+from fractions import Fraction
+from random import Random
+
+from models.suspeicao.advice import Play, plays
+from models.suspeicao.log import parse
+from models.suspeicao.simulate import BLOCK, PLAY, Choice, Round, Table, View, random_policy
+from solver.logfile import Document
+from solver.report import Report, probability
+from solver.report import Table as ReportTable
+
+SAMPLES = 8  # hidden states each candidate is played on (the same ones for every candidate)
+CANDIDATES = 3  # the one-step's best plays valued ahead (besides the best EXCHANGE's gives)
+OPPONENT_POLICY = "random policy (simulate.py)"
+KEPT = 2  # an incriminating card kept in hand to the end scores this many points
+
+
+class Extender:
+    """The posterior after my log plus some events, paying only for the new events' steps."""
+
+    def __init__(self, doc: Document, post):
+        self.data = dict(doc.data)
+        self.events = list(doc.events(doc.events_key, post.log.events))
+        self.post = post
+
+    def after(self, new: list[dict]):
+        from models.suspeicao.game import Posterior
+
+        log = parse(Document({**self.data, "events": [*self.events, *new]}))
+        rnd = log.round
+        assert rnd is not None
+        belief = self.post.belief.copy()
+        for step in rnd.setup.steps:
+            if step.event > self.post.log.events:
+                belief.apply(step)
+        belief.settle()
+        return Posterior(log, rnd, belief)
+
+
+def pick(weights, rng: Random) -> int:
+    """An index drawn by exact integer weights."""
+    bounds, running = [], 0
+    for w in weights:
+        running += int(w)
+        bounds.append(running)
+    return bisect.bisect_right(bounds, rng.randrange(running))
+
+
+def draw_state(post, rng: Random) -> dict[str, list[str]]:
+    """A hidden state drawn from the exact posterior: each opponent's cards (and `pile`)."""
+    belief = post.belief.copy()
+    state: dict[str, list[str]] = {}
+    for place in belief.opponents:
+        if not belief.hand_size(place):
+            state[place] = []
+            continue
+        hand = belief.hand(place)
+        row = hand.rows[pick(hand.weights, rng)]
+        cards = []
+        for group, count in enumerate(row.tolist()):
+            cards += rng.sample(sorted(hand.members[group]), int(count))
+        for card in sorted(cards):
+            belief.isolate(place, card)
+        belief = belief.copy()  # a copy forgets the answers asked before these cards were fixed
+        state[place] = cards
+    held = {c for cards in state.values() for c in cards}
+    pile = sorted(post.belief.supply - held)
+    rng.shuffle(pile)
+    state["pile"] = pile
+    return state
+
+
+def table_of(post, state: dict[str, list[str]]) -> Table:
+    """A simulator table holding a drawn state, as the log has it now."""
+    log, rnd = post.log, post.round
+    used = log.deck.for_players(len(log.players))
+    hands = {p: list(state[p]) for p in log.players if p != log.me}
+    hands[log.me] = sorted(rnd.my_hand)
+    return Table(
+        players=list(log.players),
+        deck=log.deck,
+        cards={c.name: c for c in used},
+        incriminating=frozenset(rnd.incriminating),
+        hands=hands,
+        pile=list(state["pile"]),
+        blocking=log.blocking,
+        discard=list(rnd.discard),
+        fronts={p: list(rnd.front.get(p, [])) for p in log.players},
+        scores=dict.fromkeys(log.players, 0),
+    )
+
+
+def choice_of(play: Play, post) -> Choice:
+    evidence = post.round.front[post.log.me][0] if play.action == "PASS" and play.target else None
+    return Choice(play.card, play.target, evidence, play.give)
+
+
+def my_policy(first: Choice):
+    """My answers in a play-out: the candidate, then a new target at random after a block; I
+    block whenever I hold evidence (as the advice bot)."""
+    pending = [first]
+
+    def decide(view: View, rng: Random) -> Choice:
+        if view.decision == BLOCK:
+            holds = any(c in view.incriminating for c in view.hand)
+            blocks = [c for c in view.choices if c.card is not None]
+            return blocks[0] if holds and blocks else Choice()
+        if view.decision == PLAY and pending:
+            return pending.pop()
+        return random_policy(view, rng)
+
+    return decide
+
+
+def evidence_held(table: Table, seat: str) -> int:
+    return sum(1 for c in table.hands[seat] if c in table.incriminating)
+
+
+def play_out(post, extend: Extender, state, choice: Choice, rng: Random) -> Fraction:
+    """One play of a candidate on one drawn state (see the module docstring for the value)."""
+    me = post.log.me
+    table = table_of(post, state)
+    header = {k: v for k, v in extend.data.items() if k != "events"}
+    game = Round(table, rng, header, {me: my_policy(choice)})
+    before = evidence_held(table, me)
+    game.turn(me)
+    actor = table.left_of(me)[0]
+    while not table.detective_called() and actor != me:
+        game.turn(actor)
+        actor = table.left_of(actor)[0]
+    value = Fraction(table.scores[me] + KEPT * (evidence_held(table, me) - before))
+    if table.detective_called():
+        return value
+    mine = [e.seen_by(me) for e in game.events]
+    after = plays(extend.after(mine))
+    return value + (max(p.points for p in after) if after else Fraction(0))
+
+
+def candidates(post) -> list[Play]:
+    """The one-step's best plays, and the best EXCHANGE with every card I could give."""
+    ranked = plays(post)
+    found = ranked[:CANDIDATES]
+    exchange = next((p for p in ranked if p.action == "EXCHANGE"), None)
+    if exchange is not None:
+        for give in sorted(c for c in post.round.my_hand if c != exchange.card):
+            variant = dataclasses.replace(exchange, give=give, note=f"give {give}")
+            if all(
+                (p.card, p.target, p.give) != (exchange.card, exchange.target, give) for p in found
+            ):
+                found.append(variant)
+    return found
+
+
+def look_ahead(doc: Document, post, samples: int = SAMPLES, seed: int = 0):
+    """Every candidate with its value and standard error, best first."""
+    extend = Extender(doc, post)
+    rng = Random(seed)
+    states = [draw_state(post, rng) for _ in range(samples)]
+    streams = [rng.getrandbits(64) for _ in states]
+    found = []
+    for play in candidates(post):
+        choice = choice_of(play, post)
+        values = [
+            play_out(post, extend, state, choice, Random(stream))
+            for state, stream in zip(states, streams, strict=True)
+        ]
+        mean = sum(values, Fraction(0)) / len(values)
+        spread = sum(((v - mean) ** 2 for v in values), Fraction(0)) / max(len(values) - 1, 1)
+        found.append((play, mean, math.sqrt(float(spread) / len(values))))
+    return sorted(found, key=lambda f: (-f[1], f[0].card, f[0].target or "", f[0].give or ""))
+
+
+def label(play: Play) -> str:
+    target = f" on {play.target}" if play.target else ""
+    give = f", give {play.give}" if play.give else ""
+    return f"play {play.card} ({play.action}){target}{give}"
+
+
+def usable(post) -> bool:
+    """The look-ahead needs my turn before the final turns."""
+    rnd = post.round
+    return not rnd.over and not rnd.final_turns and rnd.turn == post.log.me and bool(rnd.my_hand)
+
+
+def lookahead_choice(doc: Document, post, samples: int = SAMPLES, seed: int = 0) -> Choice | None:
+    """The look-ahead's best play as a simulator choice (None: not usable here)."""
+    if not usable(post):
+        return None
+    found = look_ahead(doc, post, samples, seed)
+    return choice_of(found[0][0], post) if found else None
+
+
+def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) -> Report:
+    """The one-step report with the look-ahead's table and best play added."""
+    if not usable(post):
+        return report
+    found = look_ahead(doc, post, samples)
+    turns = len(post.log.players) - 1
+    data = dict(report.data)
+    data["lookahead"] = {
+        "horizon": "my play, the other players' turns until mine, my next play",
+        "opponent_turns": turns,
+        "opponent_policy": OPPONENT_POLICY,
+        "samples": samples,
+        "best": found[0][0].event(),
+        "candidates": [
+            {
+                "play": label(p),
+                "event": p.event(),
+                "points": probability(mean),
+                "standard_error": round(se, 6),
+                "one_step_points": probability(p.points),
+            }
+            for p, mean, se in found
+        ],
+    }
+    rows = [
+        [label(p), f"{float(m):+.2f} ± {se:.2f}", f"{float(p.points):+.3f}"] for p, m, se in found
+    ]
+    table = ReportTable(
+        f"Look-ahead: my play, {turns} opponent turns, my next play",
+        ["candidate", "points ± s.e.", "one-step points"],
+        rows,
+        {0},
+    )
+    best, mean, se = found[0]
+    lines = [line for line in report.lines if not line.startswith("best:")]
+    lines += [
+        f"best: {label(best)} ({float(mean):+.2f} ± {se:.2f}, kept evidence counted at {KEPT})",
+        f"look-ahead: my play, {turns} opponent turns, my next play; the other players are "
+        f"assumed to play the {OPPONENT_POLICY}; {samples} hidden states drawn from the exact "
+        "belief, the same for every candidate",
+    ]
+    return Report(data, [*report.tables, table], lines, report.warnings)

@@ -1,0 +1,122 @@
+"""Suspeição look-ahead (lookahead.py) and the EXCHANGE card given: drawn states are states of the
+filter, drawn as often as the exact posterior says; the incremental posterior equals solving the
+longer log again; the simulator gives the card a policy chooses; suggest adds the look-ahead."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from models import GAMES
+from models.suspeicao import lookahead
+from models.suspeicao.advice import give_choice, plays
+from models.suspeicao.simulate import PLAY, Choice, random_game, random_policy
+from solver.errors import InputError
+from solver.logfile import Document
+
+GAME = GAMES["suspeicao"]
+
+
+def posterior(doc: dict):
+    return GAME.posterior(Document(doc))  # type: ignore[attr-defined]
+
+
+def my_turn(seed: int, players: int = 3, turn: int = 1) -> dict:
+    """A simulated round's log up to P1's `turn`-th play (0: the first)."""
+    rng = random.Random(seed)
+    while True:
+        doc = random_game(rng, players=players).doc
+        mine = [i for i, e in enumerate(doc["events"]) if e.get("play", {}).get("by") == "P1"]
+        if len(mine) > turn:
+            return {**doc, "events": doc["events"][: mine[turn]]}
+
+
+def test_drawn_states_are_states_of_the_filter_as_often_as_the_posterior_says():
+    doc = my_turn(1)
+    post = posterior(doc)
+    rng = random.Random(2)
+    draws = 150
+    seen: Counter = Counter()
+    for _ in range(draws):
+        state = lookahead.draw_state(post, rng)
+        hands = {p: frozenset(state[p]) for p in post.belief.opponents}
+        assert post.belief.possible(hands)
+        cards = [c for cards in state.values() for c in cards]
+        assert sorted(cards) == sorted(post.belief.supply)  # every hidden card once
+        for place, cards in state.items():
+            seen.update((c, place) for c in cards)
+    for card in sorted(post.belief.supply)[:10]:
+        for place, p in post.belief.where(card).items():
+            spread = float(p * (1 - p) / draws) ** 0.5
+            assert abs(seen[card, place] / draws - float(p)) <= 5 * spread + 2 / draws
+
+
+def test_the_extended_posterior_equals_solving_the_longer_log():
+    doc = my_turn(3, turn=2)
+    short = {**doc, "events": doc["events"][:-3]}
+    after = lookahead.Extender(Document(short), posterior(short)).after(doc["events"][-3:])
+    full = posterior(doc)
+    for card in sorted(full.belief.supply):
+        assert after.belief.where(card) == full.belief.where(card)
+
+
+def test_the_simulator_gives_the_card_the_policy_chooses():
+    given = []
+
+    def exchange_giving_last(view, rng):
+        if view.decision == PLAY:
+            exchanges = [c for c in view.choices if c.card and c.target]
+            for c in exchanges:
+                if view.deck.card(c.card).action == "EXCHANGE":
+                    give = max(x for x in view.hand if x != c.card)
+                    given.append(give)
+                    return Choice(c.card, c.target, None, give)
+        return random_policy(view, rng)
+
+    for seed in range(30):
+        game = random_game(random.Random(seed), policies={"P1": exchange_giving_last})
+        if given:
+            break
+    assert given
+    gave = [e["play"]["gave"] for e in game.doc["events"] if "gave" in e.get("play", {})]
+    assert str(gave[0]) == given[0]
+
+    def illegal(view, rng):
+        if view.decision == PLAY:
+            return Choice(view.choices[0].card, view.choices[0].target, None, "no such card")
+        return random_policy(view, rng)
+
+    with pytest.raises(ValueError, match="cannot give"):
+        random_game(random.Random(0), policies={"P1": illegal})
+
+
+def test_an_exchange_gives_a_card_that_is_not_evidence_when_it_can():
+    for seed in range(40):
+        post = posterior(my_turn(seed, turn=1))
+        for play in plays(post):
+            if play.action == "EXCHANGE":
+                mine = sorted(post.round.my_hand - {play.card})
+                plain = [c for c in mine if c not in post.round.incriminating]
+                assert play.give == give_choice(post, play.card)
+                assert play.give in (plain or mine)
+                assert play.event()["play"]["gave"] is not None
+                return
+    pytest.fail("no EXCHANGE in hand")
+
+
+def test_suggest_adds_the_look_ahead_and_horizon_1_leaves_it_out():
+    doc = my_turn(5)
+    report = GAME.suggest(Document(doc))
+    ahead = report.data["lookahead"]
+    assert ahead["opponent_turns"] == 2 and ahead["opponent_policy"]
+    values = [c["points"] for c in ahead["candidates"]]
+    assert (
+        values == sorted(values, reverse=True) and ahead["best"] == ahead["candidates"][0]["event"]
+    )
+    assert any("look-ahead: my play, 2 opponent turns, my next play" in x for x in report.lines)
+    one = GAME.suggest(Document(doc), horizon=1)
+    assert "lookahead" not in one.data and one.data["plays"] == report.data["plays"]
+    with pytest.raises(InputError, match="--horizon 2"):
+        GAME.suggest(Document(doc), horizon=3)

@@ -6,7 +6,7 @@ others' mean, per round, with its 95% interval. `python -m bench.lookahead --rou
 rounds per game and table size and appends every chunk's exact sums to a JSON Lines file
 (`--out`), so a long run can be stopped at any time and its rounds so far still count
 (`--resume` adds to the file). `make bench` runs a few rounds only (`ROUNDS`): a look-ahead round
-costs seconds, and the 2,000-round figures of the docs took hours.
+costs seconds: the 2,000 rounds the issue asks for take hours (docs: how many were run).
 
 It also times `sleuth suggest` (the look-ahead included) on simulated logs of 3 and 4 players.
 """

@@ -256,13 +256,13 @@ class _Watched(dict):
                 return InputError(f"{name}: {error.message}", event=error.event, line=error.line)
         return error
 
-    def misspelt(self) -> tuple[Any, str] | None:
+    def misspelt(self) -> Any:
         """A key never asked for that is close to one asked for but absent: most likely the
         cause of whatever went wrong reading the event."""
         missing = [str(k).lower() for k in self.asked if not dict.__contains__(self, k)]
         for key in self.unasked():
             if difflib.get_close_matches(str(key).lower(), missing, n=1, cutoff=0.6):
-                return key, self.what
+                return key
         return None
 
 
@@ -329,10 +329,10 @@ def _read_watched(
         handle(number, kind, watched)
     except InputError as error:
         for mapping in every:
-            found = mapping.misspelt()
-            if found is not None:
+            misspelt = mapping.misspelt()
+            if misspelt is not None:
                 outer = kind if mapping is watched else None
-                raise mapping.refusal(found[0], outer) from None
+                raise mapping.refusal(misspelt, outer) from None
         if error.event is not None:
             raise
         raise watched.named(error) from None

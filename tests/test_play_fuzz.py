@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import yaml
 from fuzzing import Case, example_mutant
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_help_examples import session_examples
 from typer.testing import CliRunner
@@ -47,7 +47,8 @@ PLAYERS = {  # each game's table, and a few events of a real game typed in the s
         ["deal 7 21 33 41 hand 2 15 40 X1 first Ben", "play Ben 9 target Cleo revealed 13"],
     ),
 }
-COMMANDS = ("undo", "show", "help", "players", "me", "looks", "save")
+COMMANDS = ("undo", "show", "help", "players", "me", "looks", "save", "why")
+LEAVE = ("quit", "exit", "q")  # the session ends here; the log stays as it was
 ODD = ["", "0", "-1", "99", "10" * 20, "Zed", "ana", "é", '"', "'", ":", "{", "[", "#", "-", "…"]
 
 
@@ -114,8 +115,12 @@ def play_session(game: str, lines: list[str], folder: Path) -> None:
             continue  # the loop skips these before the handler
         events = list(session.events)
         rejected = list(session.data.get("rejected", []))
-        assert session.handle(line) is True, line
         command = line.split()[0].lower()
+        if command in LEAVE:
+            assert session.handle(line) is False, line
+            assert on_disk(path) == session.data, line
+            break
+        assert session.handle(line) is True, line
         if command not in COMMANDS:  # an event: kept, or kept as rejected
             added = session.events[len(events) :]
             refused = session.data.get("rejected", [])[len(rejected) :]
@@ -140,6 +145,7 @@ def test_random_sessions_never_break_and_lose_nothing(game, tmp_path_factory):
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(st.lists(typed(game), min_size=1, max_size=8))
+    @example(["show", "Q", "undo"])  # a leave word ends the session mid-list
     def sessions(lines: list[str]) -> None:
         play_session(game, lines, folder)
 

@@ -4,9 +4,11 @@ Self-play on the batch engine (models/jobs.py's simulate path, one chunk per rou
 plays the look-ahead, every other seat the one-step advice; the measure is P1's points minus the
 others' mean, per round, with its 95% interval. `python -m bench.lookahead --rounds N` runs N
 rounds per game and table size and appends every chunk's exact sums to a JSON Lines file
-(`--out`), so a long run can be stopped at any time and its rounds so far still count
-(`--resume` adds to the file). `make bench` runs a few rounds only (`ROUNDS`): a look-ahead round
-costs seconds: the 2,000 rounds the issue asks for take hours (docs: how many were run).
+(`--out`), so a long run can be stopped at any time and its rounds so far still count; a run
+with another `--seed` appends to the same file, and `--summary` adds up all it holds. A look-ahead
+round costs seconds and the 2,000 rounds the issue asks for take hours, so `make bench` plays a
+few rounds only (`ROUNDS`) and prints beside them the long runs' sums kept in RESULTS
+(`--compact` makes a run's file one line per game, table and seed before it is kept there).
 
 It also times `sleuth suggest` (the look-ahead included) on simulated logs of 3 and 4 players.
 """
@@ -33,6 +35,7 @@ from solver.logfile import Document
 from solver.stats import Margins
 
 ROUNDS = 4  # per game and table size in `make bench`
+RESULTS = Path(__file__).with_name("results") / "lookahead.jsonl"  # the long runs' sums, kept
 SUGGEST_STATES = 7  # logs timed per game and table size
 RUNS = [
     ("game-of-suspicion", "head-to-head-3"),
@@ -59,15 +62,27 @@ def duel(game: str, policy: str, rounds: int, seed: int, out: Path | None, worke
     return {"margins": total, "seconds": seconds}
 
 
-def read_sums(path: Path) -> dict[tuple[str, str], Margins]:
-    """The sums of every chunk in a JSON Lines file of `duel`, per (game, policy)."""
-    found: dict[tuple[str, str], Margins] = {}
+def read_sums(path: Path, by_seed: bool = False) -> dict[tuple, Margins]:
+    """The sums of every chunk in a JSON Lines file of `duel`, per (game, policy), or per
+    (game, policy, seed)."""
+    found: dict[tuple, Margins] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
-        key = (row["game"], row["policy"])
+        key = (row["game"], row["policy"], row["seed"]) if by_seed else (row["game"], row["policy"])
         part = Margins(row["games"], Fraction(row["total"]), Fraction(row["squares"]))
         found[key] = found.get(key, Margins()) + part
     return found
+
+
+def compact(path: Path) -> None:
+    """Rewrite a file of `duel` lines as one line per (game, policy, seed): the same sums, so
+    `--summary` reports the same figures, in a file small enough to keep (RESULTS)."""
+    lines = []
+    for (game, policy, seed), margins in sorted(read_sums(path, by_seed=True).items()):
+        row = {"game": game, "policy": policy, "seed": seed, "games": margins.games}
+        row |= {"total": str(margins.total), "squares": str(margins.squares)}
+        lines.append(json.dumps(row) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
 
 
 def suggest_times(game_name: str, players: int) -> list[float]:
@@ -125,13 +140,21 @@ def main(rounds: int = ROUNDS, seed: int = 1, out: Path | None = None, workers: 
         row = [game, policy, str(margins.games), f"{mean:+.3f}", f"{low:+.3f} – {high:+.3f}", per]
         table.add_row(*row)
     console.print(table)
+    if RESULTS.exists():
+        console.print("The long runs kept in bench/results/lookahead.jsonl:")
+        summary(RESULTS)
 
 
 def summary(path: Path) -> None:
-    """The margins of every (game, table) in a file of `duel` lines."""
+    """The margins of every (game, table) in a file of `duel` lines, all seeds together, then
+    each seed's own."""
     for (game, policy), margins in sorted(read_sums(path).items()):
         mean, low, high = margins.interval()
         print(f"{game} {policy}: {margins.games} rounds, {mean:+.3f} ({low:+.3f} to {high:+.3f})")
+        for (g, p, seed), own in sorted(read_sums(path, by_seed=True).items()):
+            if (g, p) == (game, policy):
+                mean, low, high = own.interval()
+                print(f"  seed {seed}: {own.games} rounds, {mean:+.3f} ({low:+.3f} to {high:+.3f})")
 
 
 if __name__ == "__main__":
@@ -142,9 +165,16 @@ if __name__ == "__main__":
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", help="one game:policy, e.g. game-of-suspicion:head-to-head-3")
     parser.add_argument("--summary", action="store_true", help="only read --out and report")
+    parser.add_argument(
+        "--compact", action="store_true", help="rewrite --out as one line per game, table, seed"
+    )
     args = parser.parse_args()
+    if args.compact:
+        compact(args.out)
     if args.summary:
         summary(args.out)
+    elif args.compact:
+        pass
     elif args.only:
         game, policy = args.only.split(":")
         found = duel(game, policy, args.rounds, args.seed, args.out, args.workers)

@@ -54,12 +54,17 @@ def duel(game: str, policy: str, rounds: int, seed: int, out: Path | None, worke
         margins = part[policy]
         total += margins
         if out is not None:
-            line = {"game": game, "policy": policy, "seed": seed, "games": margins.games}
-            line |= {"total": str(margins.total), "squares": str(margins.squares)}
             with out.open("a", encoding="utf-8") as file:
-                file.write(json.dumps(line) + "\n")
+                file.write(sums_line(game, policy, seed, margins))
     seconds = time.perf_counter() - start
     return {"margins": total, "seconds": seconds}
+
+
+def sums_line(game: str, policy: str, seed: int, margins: Margins) -> str:
+    """One JSON line of exact sums, as `duel` appends and `compact` keeps."""
+    row = {"game": game, "policy": policy, "seed": seed, "games": margins.games}
+    row |= {"total": str(margins.total), "squares": str(margins.squares)}
+    return json.dumps(row) + "\n"
 
 
 def read_sums(path: Path, by_seed: bool = False) -> dict[tuple, Margins]:
@@ -77,11 +82,8 @@ def read_sums(path: Path, by_seed: bool = False) -> dict[tuple, Margins]:
 def compact(path: Path) -> None:
     """Rewrite a file of `duel` lines as one line per (game, policy, seed): the same sums, so
     `--summary` reports the same figures, in a file small enough to keep (RESULTS)."""
-    lines = []
-    for (game, policy, seed), margins in sorted(read_sums(path, by_seed=True).items()):
-        row = {"game": game, "policy": policy, "seed": seed, "games": margins.games}
-        row |= {"total": str(margins.total), "squares": str(margins.squares)}
-        lines.append(json.dumps(row) + "\n")
+    kept = sorted(read_sums(path, by_seed=True).items())
+    lines = [sums_line(game, policy, seed, sums) for (game, policy, seed), sums in kept]
     path.write_text("".join(lines), encoding="utf-8")
 
 
@@ -148,10 +150,11 @@ def main(rounds: int = ROUNDS, seed: int = 1, out: Path | None = None, workers: 
 def summary(path: Path) -> None:
     """The margins of every (game, table) in a file of `duel` lines, all seeds together, then
     each seed's own."""
+    per_seed = sorted(read_sums(path, by_seed=True).items())
     for (game, policy), margins in sorted(read_sums(path).items()):
         mean, low, high = margins.interval()
         print(f"{game} {policy}: {margins.games} rounds, {mean:+.3f} ({low:+.3f} to {high:+.3f})")
-        for (g, p, seed), own in sorted(read_sums(path, by_seed=True).items()):
+        for (g, p, seed), own in per_seed:
             if (g, p) == (game, policy):
                 mean, low, high = own.interval()
                 print(f"  seed {seed}: {own.games} rounds, {mean:+.3f} ({low:+.3f} to {high:+.3f})")

@@ -3,14 +3,13 @@ compacting a run's file keeps every (game, table, seed)'s exact sums, so its sum
 
 from __future__ import annotations
 
-import json
 import random
 from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bench.lookahead import RESULTS, compact, read_sums
+from bench.lookahead import RESULTS, compact, read_sums, sums_line
 from solver.stats import Margins
 
 KEYS = [("game-of-suspicion", "head-to-head-3"), ("suspeicao", "head-to-head-4")]
@@ -21,10 +20,7 @@ def test_compacting_keeps_every_seeds_sums(tmp_path_factory, rounds):
     path = tmp_path_factory.mktemp("runs") / "duel.jsonl"
     lines = []
     for (game, policy), seed, thirds in rounds:
-        margins = Margins.of(Fraction(thirds, 3))
-        row = {"game": game, "policy": policy, "seed": seed, "games": margins.games}
-        row |= {"total": str(margins.total), "squares": str(margins.squares)}
-        lines.append(json.dumps(row) + "\n")
+        lines.append(sums_line(game, policy, seed, Margins.of(Fraction(thirds, 3))))
     random.Random(len(lines)).shuffle(lines)
     path.write_text("".join(lines), encoding="utf-8")
     before = read_sums(path, by_seed=True), read_sums(path)

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
+import yaml
 
 from models import GAMES
-from models.suspeicao import lookahead
+from models.suspeicao import lookahead, selfplay
 from models.suspeicao.advice import give_choice, plays
-from models.suspeicao.simulate import PLAY, Choice, random_game, random_policy
+from models.suspeicao.belief import Refused
+from models.suspeicao.game import TooEntangled
+from models.suspeicao.simulate import PLAY, Choice, play_round, random_game, random_policy
 from solver.errors import InputError
 from solver.logfile import Document
 
@@ -120,3 +124,53 @@ def test_suggest_adds_the_look_ahead_and_horizon_1_leaves_it_out():
     assert "lookahead" not in one.data and one.data["plays"] == report.data["plays"]
     with pytest.raises(InputError, match="--horizon 2"):
         GAME.suggest(Document(doc), horizon=3)
+
+
+ENTANGLED = Path(__file__).parent / "data" / "suspeicao-entangled-ahead.yaml"
+
+
+def test_a_play_out_too_entangled_to_solve_drops_its_state_for_every_candidate():
+    doc = yaml.safe_load(ENTANGLED.read_text())
+    post = posterior(doc)
+    with pytest.raises(Refused):  # the state the file was kept for: its play-out is refused
+        extend = lookahead.Extender(Document(doc), post)
+        rng = random.Random(4)
+        states = [lookahead.draw_state(post, rng) for _ in range(lookahead.SAMPLES)]
+        streams = [rng.getrandbits(64) for _ in states]
+        for state, stream in zip(states, streams, strict=True):
+            for play in lookahead.candidates(post):
+                choice = lookahead.choice_of(play, post)
+                lookahead.play_out(post, extend, state, choice, random.Random(stream))
+    ahead = lookahead.look_ahead(Document(doc), post, seed=4)
+    assert ahead.drawn == lookahead.SAMPLES and 0 < ahead.kept < ahead.drawn
+    assert len(ahead.found) == len(lookahead.candidates(post))
+
+
+def test_suggest_keeps_the_one_step_advice_when_every_state_is_dropped(monkeypatch):
+    doc = my_turn(5)
+
+    def refused(self, new):
+        raise Refused(99, "a sum would look at too many pairs")
+
+    monkeypatch.setattr(lookahead.Extender, "after", refused)
+    report = GAME.suggest(Document(doc))
+    assert "lookahead" not in report.data
+    assert report.data["plays"] == GAME.suggest(Document(doc), horizon=1).data["plays"]
+    assert any(x.startswith("look-ahead: none; 8 of 8 drawn states dropped") for x in report.lines)
+
+
+def test_a_bot_whose_log_is_too_entangled_plays_at_random(monkeypatch):
+    calls = Counter()
+
+    def refused(doc, upto=None):
+        calls["posterior"] += 1
+        raise TooEntangled("too entangled", event=1)
+
+    monkeypatch.setattr(GAME, "posterior", refused)
+    seats = {
+        "P1": selfplay.advice_policy(GAME),
+        "P2": selfplay.lookahead_policy(GAME, random.Random(1)),
+    }
+    result = play_round(random.Random(3), ["P1", "P2", "P3"], "P1", policies=seats)
+    assert calls["posterior"] >= 2  # both bots asked, were refused, and the round went on
+    assert "end" in result.doc["events"][-1]

@@ -412,9 +412,14 @@ def _card_order(card: str) -> tuple[int, str]:
     return (0, f"{int(card):03d}") if card.isdigit() else (1, card)
 
 
+class TooEntangled(InputError):
+    """The exact filter will not take this log on (docs/suspeicao.md, Limits): the user gets one
+    line; a simulated player that meets it plays at random instead (selfplay.py)."""
+
+
 def too_large(refused: Refused) -> InputError:
     """One line for a state the exact filter will not take on (docs/suspeicao.md, Limits)."""
-    return InputError(
+    return TooEntangled(
         f"the hidden cards are too entangled to solve exactly within the memory limits "
         f"({refused.why}); solve an earlier event with --upto",
         event=refused.event,

@@ -27,6 +27,7 @@ from fractions import Fraction
 from random import Random
 
 from models.suspeicao.advice import Play, plays
+from models.suspeicao.belief import Refused
 from models.suspeicao.log import parse
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, Round, Table, View, random_policy
 from solver.logfile import Document
@@ -175,23 +176,42 @@ def candidates(post) -> list[Play]:
     return found
 
 
-def look_ahead(doc: Document, post, samples: int = SAMPLES, seed: int = 0):
+@dataclasses.dataclass
+class Ahead:
+    """The look-ahead's candidates, best first, each with its mean value and standard error;
+    `kept`: the drawn states every candidate was played on (a state where some candidate's
+    play-out leaves a log too entangled to solve exactly is dropped for all of them)."""
+
+    found: list[tuple[Play, Fraction, float]]
+    kept: int
+    drawn: int
+
+
+def look_ahead(doc: Document, post, samples: int = SAMPLES, seed: int = 0) -> Ahead:
     """Every candidate with its value and standard error, best first."""
     extend = Extender(doc, post)
     rng = Random(seed)
     states = [draw_state(post, rng) for _ in range(samples)]
     streams = [rng.getrandbits(64) for _ in states]
+    ranked = candidates(post)
+    choices = [choice_of(play, post) for play in ranked]
+    columns: list[list[Fraction]] = [[] for _ in ranked]  # each candidate's values, state by state
+    for state, stream in zip(states, streams, strict=True):
+        try:
+            row = [play_out(post, extend, state, choice, Random(stream)) for choice in choices]
+        except Refused:  # common random numbers: the state goes for every candidate
+            continue
+        for column, value in zip(columns, row, strict=True):
+            column.append(value)
+    kept = len(columns[0]) if columns else 0
     found = []
-    for play in candidates(post):
-        choice = choice_of(play, post)
-        values = [
-            play_out(post, extend, state, choice, Random(stream))
-            for state, stream in zip(states, streams, strict=True)
-        ]
-        mean = sum(values, Fraction(0)) / len(values)
-        spread = sum(((v - mean) ** 2 for v in values), Fraction(0)) / max(len(values) - 1, 1)
-        found.append((play, mean, math.sqrt(float(spread) / len(values))))
-    return sorted(found, key=lambda f: (-f[1], f[0].card, f[0].target or "", f[0].give or ""))
+    if kept:
+        for play, values in zip(ranked, columns, strict=True):
+            mean = sum(values, Fraction(0)) / kept
+            spread = sum(((v - mean) ** 2 for v in values), Fraction(0)) / max(kept - 1, 1)
+            found.append((play, mean, math.sqrt(float(spread) / kept)))
+    found.sort(key=lambda f: (-f[1], f[0].card, f[0].target or "", f[0].give or ""))
+    return Ahead(found, kept, samples)
 
 
 def label(play: Play) -> str:
@@ -210,7 +230,7 @@ def lookahead_choice(doc: Document, post, samples: int = SAMPLES, seed: int = 0)
     """The look-ahead's best play as a simulator choice (None: not usable here)."""
     if not usable(post):
         return None
-    found = look_ahead(doc, post, samples, seed)
+    found = look_ahead(doc, post, samples, seed).found
     return choice_of(found[0][0], post) if found else None
 
 
@@ -218,14 +238,28 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     """The one-step report with the look-ahead's table and best play added."""
     if not usable(post):
         return report
-    found = look_ahead(doc, post, samples)
+    ahead = look_ahead(doc, post, samples)
+    found = ahead.found
     turns = len(post.log.players) - 1
+    dropped = ahead.drawn - ahead.kept
+    entangled = (
+        f"{dropped} of {ahead.drawn} drawn states dropped: a play-out left a log too entangled "
+        "to solve exactly"
+    )
+    if not found:  # every state dropped: the one-step advice stands alone
+        return Report(
+            report.data,
+            report.tables,
+            [*report.lines, f"look-ahead: none; {entangled}"],
+            report.warnings,
+        )
     data = dict(report.data)
     data["lookahead"] = {
         "horizon": "my play, the other players' turns until mine, my next play",
         "opponent_turns": turns,
         "opponent_policy": OPPONENT_POLICY,
-        "samples": samples,
+        "samples": ahead.kept,
+        "dropped": dropped,
         "best": found[0][0].event(),
         "candidates": [
             {
@@ -252,7 +286,9 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     lines += [
         f"best: {label(best)} ({float(mean):+.2f} ± {se:.2f}, kept evidence counted at {KEPT})",
         f"look-ahead: my play, {turns} opponent turns, my next play; the other players are "
-        f"assumed to play the {OPPONENT_POLICY}; {samples} hidden states drawn from the exact "
-        "belief, the same for every candidate",
+        f"assumed to play the {OPPONENT_POLICY}; {ahead.kept} hidden states drawn from the "
+        "exact belief, the same for every candidate",
     ]
+    if dropped:
+        lines.append(f"look-ahead: {entangled}")
     return Report(data, [*report.tables, table], lines, report.warnings)

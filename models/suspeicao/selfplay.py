@@ -14,6 +14,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from models.suspeicao.advice import plays
+from models.suspeicao.game import TooEntangled
 from models.suspeicao.lookahead import lookahead_choice
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, View, play_round, random_policy
 from solver.errors import InputError
@@ -40,7 +41,11 @@ def lookahead_policy(game, rng: random.Random) -> Callable[[View, random.Random]
         if view.decision != PLAY or view.final:
             return fallback(view, play_rng)
         doc = Document(view.log())
-        choice = lookahead_choice(doc, game.posterior(doc), seed=rng.getrandbits(64))
+        try:
+            post = game.posterior(doc)
+        except TooEntangled:
+            return random_policy(view, play_rng)
+        choice = lookahead_choice(doc, post, seed=rng.getrandbits(64))
         return choice if choice is not None else fallback(view, play_rng)
 
     return decide
@@ -55,7 +60,10 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
         legal = set(view.choices)
         if view.decision != PLAY:  # a new target after a block: one of those left, at random
             return random_policy(view, rng)
-        post = game.posterior(Document(view.log()))
+        try:
+            post = game.posterior(Document(view.log()))
+        except TooEntangled:  # beyond the exact filter's limits: a random play
+            return random_policy(view, rng)
         for play in plays(post):
             me = post.log.me  # the seat deciding (not always P1 head to head)
             evidence = post.round.front[me][0] if play.action == "PASS" and play.target else None

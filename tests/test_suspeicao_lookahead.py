@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models import GAMES
 from models.suspeicao import lookahead, selfplay
-from models.suspeicao.advice import give_choice, plays
+from models.suspeicao.advice import best_points, give_choice, plays
 from models.suspeicao.belief import Refused
-from models.suspeicao.game import TooEntangled
+from models.suspeicao.game import Posterior, TooEntangled
 from models.suspeicao.simulate import PLAY, Choice, play_round, random_game, random_policy
 from solver.errors import InputError
 from solver.logfile import Document
@@ -174,3 +176,33 @@ def test_a_bot_whose_log_is_too_entangled_plays_at_random(monkeypatch):
     result = play_round(random.Random(3), ["P1", "P2", "P3"], "P1", policies=seats)
     assert calls["posterior"] >= 2  # both bots asked, were refused, and the round went on
     assert "end" in result.doc["events"][-1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([3, 4]),
+    cut=st.floats(0, 1),
+    me=st.booleans(),
+)
+def test_best_points_is_the_most_points_plays_gives_and_asks_the_belief_only_when_needed(
+    seed, players, cut, me
+):
+    doc = random_game(random.Random(seed), players=players).doc
+    doc = {**doc, "events": doc["events"][: max(1, int(len(doc["events"]) * cut))]}
+    if me:  # the look-ahead's question: at one of my turns, when the rules leave me one
+        mine = [i for i, e in enumerate(doc["events"]) if e.get("play", {}).get("by") == "P1"]
+        doc = {**doc, "events": doc["events"][: mine[-1]]} if mine else doc
+    post = posterior(doc)
+    ranked = plays(post)
+    assert best_points(post) == (max(p.points for p in ranked) if ranked else None)
+    rnd, deck = post.round, post.log.deck
+    free = [c for c in rnd.my_hand if c not in rnd.incriminating]
+    passes = rnd.front["P1"] and any(deck.card(c).action == "PASS" for c in free)
+    if passes or not any(deck.card(c).action in ("REVEAL", "FORCE") for c in free):
+
+        def unasked():
+            raise AssertionError("the belief was asked for")
+
+        blind = Posterior(post.log, post.round, unasked)
+        assert best_points(blind) == best_points(post)

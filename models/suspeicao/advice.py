@@ -67,14 +67,13 @@ def give_choice(post, exchange: str) -> str | None:
 def evidence_in(post, place: str) -> Fraction:
     """Expected number of hidden incriminating cards in `place` (an opponent or the pile)."""
     belief = post.belief
-    return sum(
-        (
-            belief.where(card).get(place, Fraction(0))
-            for card in post.round.incriminating
-            if card in belief.supply
-        ),
-        Fraction(0),
-    )
+    hidden = [card for card in sorted(post.round.incriminating) if card in belief.supply]
+    if place != PILE:  # only this hand's posterior: where() would work out every hand's
+        if not belief.hand_size(place):
+            return Fraction(0)
+        hand = belief.hand(place)
+        return sum((hand.chance_of(card) for card in hidden), Fraction(0))
+    return sum((belief.where(card).get(place, Fraction(0)) for card in hidden), Fraction(0))
 
 
 def random_card_evidence(post, place: str) -> Fraction:
@@ -193,6 +192,53 @@ def plays(post) -> list[Play]:
                 )
     found.sort(key=lambda p: (-p.points, -p.p_reveal, -p.p_gain, p.card))
     return found
+
+
+def best_points(post) -> Fraction | None:
+    """The most expected points of any play now: max(p.points for p in plays(post)), None with
+    no play. The same values as `plays`, but the belief is asked only for the REVEAL and FORCE
+    targets, and not at all when a play's points need no probability (the look-ahead values
+    many next turns: lookahead.py). Every play scores at most 1, so passing my evidence away
+    (exactly 1) ends the search."""
+    log, rnd = post.log, post.round
+    me, deck = log.me, log.deck
+    least = FINAL_TARGET_MIN if rnd.final_turns else 1
+    best: Fraction | None = None
+    asked: list[tuple[str, str]] = []  # (action, target) whose points need the belief
+    for name in sorted(rnd.my_hand):
+        card = deck.card(name)
+        if name in rnd.incriminating:
+            points = Fraction(-1)
+        elif card.action == "PASS":
+            points = Fraction(1) if rnd.front[me] else Fraction(0)
+        elif card.action == "BUY":
+            if not rnd.pile:
+                continue
+            points = Fraction(0)
+        else:
+            targets = [
+                t
+                for t in post.opponents
+                if card.action not in HAND_ACTIONS or rnd.hand_size[t] >= least
+            ]
+            if card.action in ("REVEAL", "FORCE"):
+                asked += [(name, t) for t in targets]
+                continue
+            if not targets:
+                continue
+            points = Fraction(0)
+        best = points if best is None else max(best, points)
+    if best == 1:
+        return best
+    for name, target in asked:
+        card = deck.card(name)
+        if card.action == "REVEAL":
+            points = random_card_evidence(post, target)
+        else:
+            assert card.requires is not None
+            points = force_reveal(post.belief, target, card.requires, True)
+        best = points if best is None else max(best, points)
+    return best
 
 
 def suggest(game, post, doc=None, horizon: int | None = None) -> Report:

@@ -40,11 +40,20 @@ NO_DEAL = "the log has no deal yet: start with 'deal: {incriminating: [...], han
 
 
 class Posterior:
-    """What the filter says about the current round, in the players' terms."""
+    """What the filter says about the current round, in the players' terms. The belief may be
+    given as a function that builds it: then it is built on first use (the look-ahead values
+    many play-outs whose next turn needs no probability at all)."""
 
-    def __init__(self, log: Log, rnd: Round, belief: Belief):
-        self.log, self.round, self.belief = log, rnd, belief
+    def __init__(self, log: Log, rnd: Round, belief: Belief | Callable[[], Belief]):
+        self.log, self.round = log, rnd
+        self._belief = belief
         self.opponents = [p for p in log.players if p != log.me]
+
+    @property
+    def belief(self) -> Belief:
+        if not isinstance(self._belief, Belief):
+            self._belief = self._belief()
+        return self._belief
 
     def incriminating(self, card: str) -> dict[str, Fraction]:
         """Where an incriminating card is: a hidden place (with its chance), or a known one."""

@@ -26,7 +26,7 @@ import math
 from fractions import Fraction
 from random import Random
 
-from models.suspeicao.advice import Play, plays
+from models.suspeicao.advice import Play, best_points, plays
 from models.suspeicao.belief import Refused
 from models.suspeicao.log import parse
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, Round, Table, View, random_policy
@@ -49,16 +49,20 @@ class Extender:
         self.post = post
 
     def after(self, new: list[dict]):
+        """The posterior after `new`; its belief is worked out only when asked for."""
         from models.suspeicao.game import Posterior
 
         log = parse(Document({**self.data, "events": [*self.events, *new]}))
         rnd = log.round
         assert rnd is not None
-        belief = self.post.belief.copy()
-        for step in rnd.setup.steps:
-            if step.event > self.post.log.events:
-                belief.apply(step)
-        belief.settle()
+
+        def belief():
+            found = self.post.belief.copy()
+            for step in rnd.setup.steps:
+                if step.event > self.post.log.events:
+                    found.apply(step)
+            return found
+
         return Posterior(log, rnd, belief)
 
 
@@ -157,8 +161,8 @@ def play_out(post, extend: Extender, state, choice: Choice, rng: Random) -> Frac
     if table.detective_called():
         return value
     mine = [e.seen_by(me) for e in game.events]
-    after = plays(extend.after(mine))
-    return value + (max(p.points for p in after) if after else Fraction(0))
+    best = best_points(extend.after(mine))
+    return value + (best if best is not None else Fraction(0))
 
 
 def candidates(post) -> list[Play]:

@@ -172,15 +172,17 @@ if __name__ == "__main__":
         "--compact", action="store_true", help="rewrite --out as one line per game, table, seed"
     )
     args = parser.parse_args()
+    if (args.summary or args.compact) and args.out is None:
+        parser.error("--summary and --compact read the file given by --out")
+    if args.only and args.only not in {f"{game}:{policy}" for game, policy in RUNS}:
+        parser.error(f"--only takes one of {', '.join(f'{g}:{p}' for g, p in RUNS)}")
     if args.compact:
         compact(args.out)
     if args.summary:
         summary(args.out)
-    elif args.compact:
-        pass
     elif args.only:
         game, policy = args.only.split(":")
         found = duel(game, policy, args.rounds, args.seed, args.out, args.workers)
         print(found["margins"].interval(), found["seconds"])
-    else:
+    elif not args.compact:
         main(args.rounds, args.seed, args.out, args.workers)

@@ -29,6 +29,7 @@ Weights are exact integers (numpy int64 while safe, Python integers beyond).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 from collections import Counter
@@ -139,7 +140,13 @@ def runs(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def compositions(total: int, caps: Sequence[int]) -> np.ndarray:
-    """Every way to put `total` identical cards into len(caps) parts of the given capacities."""
+    """Every way to put `total` identical cards into len(caps) parts of the given capacities
+    (read-only: the same few are asked for again and again, so they are kept)."""
+    return _compositions(int(total), tuple(int(c) for c in caps))
+
+
+@functools.lru_cache(maxsize=8192)
+def _compositions(total: int, caps: tuple[int, ...]) -> np.ndarray:
     found: list[tuple[int, ...]] = []
 
     def walk(left: int, i: int, prefix: tuple[int, ...]) -> None:
@@ -152,7 +159,9 @@ def compositions(total: int, caps: Sequence[int]) -> np.ndarray:
             walk(left - first, i + 1, (*prefix, first))
 
     walk(total, 0, ())
-    return np.array(found, dtype=np.int8).reshape(len(found), len(caps))
+    array = np.array(found, dtype=np.int8).reshape(len(found), len(caps))
+    array.flags.writeable = False
+    return array
 
 
 # -- tables ------------------------------------------------------------------------------------------

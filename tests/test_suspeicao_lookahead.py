@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
+from itertools import combinations, product
 from pathlib import Path
 
 import pytest
@@ -206,3 +208,32 @@ def test_best_points_is_the_most_points_plays_gives_and_asks_the_belief_only_whe
 
         blind = Posterior(post.log, post.round, unasked)
         assert best_points(blind) == best_points(post)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6), cut=st.floats(0, 1), salt=st.integers(0, 5), kinds=st.integers(2, 4)
+)
+def test_a_hands_kinds_are_the_enumerated_draws_of_its_cards(seed, cut, salt, kinds):
+    """HandPosterior.kinds (grouped rows, whole-number draws) against the obvious sum: every row,
+    every choice of that many cards of each group, each equally likely within the row."""
+    doc = random_game(random.Random(seed), players=3).doc
+    post = posterior({**doc, "events": doc["events"][: max(1, int(len(doc["events"]) * cut))]})
+
+    def kind_of(card: str) -> int:
+        return (sum(map(ord, card)) + salt) % kinds
+
+    for place in post.belief.opponents:
+        if not post.belief.hand_size(place):
+            continue
+        hand = post.belief.hand(place)
+        expected: Counter = Counter()
+        for row, weight in zip(hand.rows.tolist(), hand.weights, strict=True):
+            picks = [combinations(m, n) for m, n in zip(hand.members, row, strict=True)]
+            chosen = [[c for part in choice for c in part] for choice in product(*map(list, picks))]
+            for cards in chosen:
+                counts = [0] * kinds
+                for card in cards:
+                    counts[kind_of(card)] += 1
+                expected[tuple(counts)] += Fraction(int(weight), hand.total * len(chosen))
+        assert hand.kinds(kind_of, kinds) == dict(expected)

@@ -128,15 +128,22 @@ class HandPosterior:
         sure = self.rows[:, pure].astype(np.int64) @ (heaps[pure] > 0).astype(np.int64)
         mixed = np.flatnonzero(~pure)
         keyed = np.concatenate([sure, self.rows[:, mixed].astype(np.int64)], axis=1)
-        found: dict[tuple[int, ...], Fraction] = {}
+        parts = []  # (weight, ways of the row's draws, ways of each outcome): whole numbers
         for row, weight in _grouped(keyed, self.weights):
-            mix = {tuple(row[:kinds]): Fraction(weight, self.total)}
+            mix, ways = {tuple(row[:kinds]): 1}, 1
             for g, taken in zip(mixed, row[kinds:], strict=True):
                 if taken:
-                    mix = _convolve(mix, _draws(tuple(heaps[g].tolist()), int(taken)))
-            for k, p in mix.items():
-                found[k] = found.get(k, Fraction(0)) + p
-        return found
+                    heap = tuple(heaps[g].tolist())
+                    mix = _convolve(mix, _draws(heap, int(taken)))
+                    ways *= math.comb(sum(heap), int(taken))
+            parts.append((weight, ways, mix))
+        common = math.lcm(*(ways for _, ways, _ in parts)) if parts else 1
+        sums: dict[tuple[int, ...], int] = {}
+        for weight, ways, mix in parts:
+            scale = weight * (common // ways)
+            for k, n in mix.items():
+                sums[k] = sums.get(k, 0) + scale * n
+        return {k: Fraction(n, common * self.total) for k, n in sums.items()}
 
     def chance_none(self, test: Callable[[str], bool]) -> Fraction:
         """P(the hand holds no card passing `test`)."""
@@ -155,12 +162,12 @@ def _grouped(keys: np.ndarray, weights: np.ndarray) -> list[tuple[list[int], int
 
 
 @functools.lru_cache(maxsize=4096)
-def _draws(heaps: tuple[int, ...], taken: int) -> dict[tuple[int, ...], Fraction]:
-    """A uniform draw of `taken` cards from heaps of each kind: P(how many of each kind)."""
-    ways = math.comb(sum(heaps), taken)
+def _draws(heaps: tuple[int, ...], taken: int) -> dict[tuple[int, ...], int]:
+    """A uniform draw of `taken` cards from heaps of each kind: in how many of the
+    C(sum(heaps), taken) draws there are so many of each kind."""
     return {
-        tuple(int(x) for x in split): Fraction(
-            math.prod(math.comb(n, r) for n, r in zip(heaps, split, strict=True)), ways
+        tuple(int(x) for x in split): math.prod(
+            math.comb(n, r) for n, r in zip(heaps, split, strict=True)
         )
         for split in compositions(taken, heaps)
     }
@@ -171,7 +178,7 @@ def _convolve(a: dict, b: dict) -> dict:
     for k1, p1 in a.items():
         for k2, p2 in b.items():
             k = tuple(x + y for x, y in zip(k1, k2, strict=True))
-            out[k] = out.get(k, Fraction(0)) + p1 * p2
+            out[k] = out.get(k, 0) + p1 * p2
     return out
 
 
@@ -202,6 +209,7 @@ class Belief:
         self.untied: set[tuple[int, int]] = set()  # pairs of tables too big to join
         self._asked: dict[str, HandPosterior] = {}
         self._joint: dict[str, Contracted] = {}
+        self._sizes: tuple[dict, dict] = (self.attributes, {})
 
     def copy(self) -> Belief:
         other = object.__new__(Belief)
@@ -237,7 +245,16 @@ class Belief:
     # -- tables ------------------------------------------------------------------------------
 
     def sizes(self, partition: Partition) -> dict[Key, int]:
-        return group_sizes(partition, self.supply, self.attributes)
+        """The supply's cards in each group of `partition`, kept for the supply and attributes
+        of the moment (copies share what is kept: attributes are replaced, never changed)."""
+        attributes, kept = self._sizes
+        if attributes is not self.attributes or len(kept) > 4096:
+            kept = {}
+            self._sizes = (self.attributes, kept)
+        key = (partition, frozenset(self.supply))
+        if key not in kept:
+            kept[key] = group_sizes(partition, self.supply, self.attributes)
+        return dict(kept[key])
 
     def own(self, hand: str) -> Table:
         if hand not in self.tables:

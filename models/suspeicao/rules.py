@@ -96,6 +96,9 @@ class Deck:
         return Deck(self.cards, bluff_rate, options, self.hand_size)
 
     def card(self, name: object) -> Card:
+        for card in self.cards:  # the name as the log has it: most asks, and quick
+            if card.name == name:
+                return card
         found = NameSet("card", [c.name for c in self.cards]).resolve(name)
         return next(c for c in self.cards if c.name == found)
 

@@ -147,21 +147,22 @@ def compositions(total: int, caps: Sequence[int]) -> np.ndarray:
 
 @functools.lru_cache(maxsize=8192)
 def _compositions(total: int, caps: tuple[int, ...]) -> np.ndarray:
-    found: list[tuple[int, ...]] = []
-
-    def walk(left: int, i: int, prefix: tuple[int, ...]) -> None:
-        if i == len(caps):
-            if left == 0:
-                found.append(prefix)
-            return
-        room = sum(caps[i + 1 :])
-        for first in range(max(0, left - room), min(left, caps[i]) + 1):
-            walk(left - first, i + 1, (*prefix, first))
-
-    walk(total, 0, ())
-    array = np.array(found, dtype=np.int8).reshape(len(found), len(caps))
-    array.flags.writeable = False
-    return array
+    """In order of the first part, then of the rest: each first part's block is the cached
+    compositions of what is left into the other parts."""
+    if not caps:
+        found = np.zeros((1 if total == 0 else 0, 0), dtype=np.int8)
+    else:
+        room = sum(caps[1:])
+        blocks = []
+        for first in range(max(0, total - room), min(total, caps[0]) + 1):
+            rest = _compositions(total - first, caps[1:])
+            block = np.empty((len(rest), len(caps)), dtype=np.int8)
+            block[:, 0] = first
+            block[:, 1:] = rest
+            blocks.append(block)
+        found = np.concatenate(blocks) if blocks else np.zeros((0, len(caps)), dtype=np.int8)
+    found.flags.writeable = False
+    return found
 
 
 # -- tables ------------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver.card_tables import compositions
 from solver.counting import count_distinct_tuples, set_partitions, size
 
 small_sets = st.lists(
@@ -66,3 +67,14 @@ def test_set_partitions_yields_bell_numbers_of_valid_distinct_partitions(n, bell
         assert sorted(flat) == items  # disjoint blocks covering every item exactly once
         canonical.add(frozenset(frozenset(block) for block in partition))
     assert len(canonical) == bell  # no partition repeated
+
+
+@settings(max_examples=200, deadline=None)
+@given(total=st.integers(0, 12), caps=st.lists(st.integers(0, 6), max_size=6))
+def test_compositions_are_every_split_within_the_caps_in_order(total, caps):
+    """card_tables.compositions against the obvious listing: every tuple within the caps that
+    adds up to `total`, in lexicographic order."""
+    expected = [t for t in product(*(range(c + 1) for c in caps)) if sum(t) == total]
+    found = compositions(total, caps)
+    assert found.shape == (len(expected), len(caps))
+    assert [tuple(int(x) for x in row) for row in found] == expected

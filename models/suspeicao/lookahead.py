@@ -15,7 +15,9 @@ A hidden state is drawn exactly: one opponent's hand from its exact posterior (a
 counts by its weight, then the cards uniformly within each group, which no table tells apart),
 the belief conditioned on it, then the next opponent's; the pile holds the rest, shuffled.
 Every candidate is played on the same states with the same random streams (common random
-numbers); values are exact Fractions, the standard error is sd / sqrt(plays).
+numbers); values are exact Fractions, the standard error is sd / sqrt(plays). A state where some
+candidate's play-out leaves a log the exact filter refuses (too entangled) is dropped for every
+candidate; with none left the one-step advice stands alone.
 """
 
 from __future__ import annotations

@@ -237,3 +237,30 @@ def test_a_hands_kinds_are_the_enumerated_draws_of_its_cards(seed, cut, salt, ki
                     counts[kind_of(card)] += 1
                 expected[tuple(counts)] += Fraction(int(weight), hand.total * len(chosen))
         assert hand.kinds(kind_of, kinds) == dict(expected)
+
+
+def test_a_play_out_counts_my_front_passing_my_evidence_away_gains_one():
+    """With the pile empty the detective is called after my play, so a play-out is my play
+    alone: passing my evidence away is +1 (the one-step's points), playing my own evidence -3."""
+    for seed in range(200):
+        doc = my_turn(seed, turn=3)
+        post = posterior(doc)
+        rnd, deck = post.round, post.log.deck
+        free = [c for c in rnd.my_hand if c not in rnd.incriminating]
+        if rnd.front["P1"] and any(deck.card(c).action == "PASS" for c in free):
+            break
+    else:
+        pytest.fail("no turn of P1 with evidence in front and a PASS in hand")
+    extend = lookahead.Extender(Document(doc), post)
+    state = lookahead.draw_state(post, random.Random(1))
+    state = {**state, "pile": []}
+    ranked = plays(post)
+    passing = next(p for p in ranked if p.action == "PASS" and p.target)
+    assert passing.points == 1
+    value = lookahead.play_out(
+        post, extend, state, lookahead.choice_of(passing, post), random.Random(2)
+    )
+    assert value == 1
+    for own in (p for p in ranked if p.card in rnd.incriminating):
+        choice = lookahead.choice_of(own, post)
+        assert lookahead.play_out(post, extend, state, choice, random.Random(2)) == -3

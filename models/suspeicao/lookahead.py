@@ -6,9 +6,10 @@ hidden states drawn from the exact belief: the state is dealt onto a simulator t
 (simulate.py), my play is carried out by the rules, the other players take their turns until
 mine with the simulator's random policy (the policy assumed for them: uniform plays, blocks half
 the time), and my next turn is valued by the one-step advice from the posterior of the log I
-would then have (its best play's points). A candidate's value is the change of my score on the
-way, plus 2 for each incriminating card more in my hand (what it scores if kept to the end: an
-EXCHANGE that gives evidence away loses it), plus that next-turn value. A play after which the
+would then have (its best play's points). A candidate's value is the change, on the way, of my
+score as it would stand if the round ended now (points, +2 for each incriminating card in my
+hand, -1 for each in front of me: so passing my evidence away gains 1, evidence revealed from
+my hand loses 3, an EXCHANGE that gives evidence away loses 2), plus that next-turn value. A play after which the
 detective is called stops there (no next-turn value: the final turns follow other rules).
 
 A hidden state is drawn exactly: one opponent's hand from its exact posterior (a row of group
@@ -31,7 +32,16 @@ from random import Random
 from models.suspeicao.advice import Play, best_points, plays
 from models.suspeicao.belief import Refused
 from models.suspeicao.log import parse
-from models.suspeicao.simulate import BLOCK, PLAY, Choice, Round, Table, View, random_policy
+from models.suspeicao.simulate import (
+    BLOCK,
+    KEPT_POINTS,
+    PLAY,
+    Choice,
+    Round,
+    Table,
+    View,
+    random_policy,
+)
 from solver.logfile import Document
 from solver.report import Report, probability
 from solver.report import Table as ReportTable
@@ -39,7 +49,6 @@ from solver.report import Table as ReportTable
 SAMPLES = 8  # hidden states each candidate is played on (the same ones for every candidate)
 CANDIDATES = 3  # the one-step's best plays valued ahead (besides the best EXCHANGE's gives)
 OPPONENT_POLICY = "random policy (simulate.py)"
-KEPT = 2  # an incriminating card kept in hand to the end scores this many points
 
 
 class Extender:
@@ -143,8 +152,10 @@ def my_policy(first: Choice):
     return decide
 
 
-def evidence_held(table: Table, seat: str) -> int:
-    return sum(1 for c in table.hands[seat] if c in table.incriminating)
+def standing(table: Table, seat: str) -> int:
+    """`seat`'s score if the round ended now: its points so far and what the end adds (kept
+    evidence, and -1 for each card in front of it)."""
+    return table.scores[seat] + table.end_points(seat)
 
 
 def play_out(post, extend: Extender, state, choice: Choice, rng: Random) -> Fraction:
@@ -153,13 +164,13 @@ def play_out(post, extend: Extender, state, choice: Choice, rng: Random) -> Frac
     table = table_of(post, state)
     header = {k: v for k, v in extend.data.items() if k != "events"}
     game = Round(table, rng, header, {me: my_policy(choice)})
-    before = evidence_held(table, me)
+    before = standing(table, me)
     game.turn(me)
     actor = table.left_of(me)[0]
     while not table.detective_called() and actor != me:
         game.turn(actor)
         actor = table.left_of(actor)[0]
-    value = Fraction(table.scores[me] + KEPT * (evidence_held(table, me) - before))
+    value = Fraction(standing(table, me) - before)
     if table.detective_called():
         return value
     mine = [e.seen_by(me) for e in game.events]
@@ -290,7 +301,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     best, mean, se = found[0]
     lines = [line for line in report.lines if not line.startswith("best:")]
     lines += [
-        f"best: {label(best)} ({float(mean):+.2f} ± {se:.2f}, kept evidence counted at {KEPT})",
+        f"best: {label(best)} ({float(mean):+.2f} ± {se:.2f}, kept evidence counted at {KEPT_POINTS})",
         f"look-ahead: my play, {turns} opponent turns, my next play; the other players are "
         f"assumed to play the {OPPONENT_POLICY}; {ahead.kept} hidden states drawn from the "
         "exact belief, the same for every candidate",

@@ -56,6 +56,7 @@ ONE_CARD = 1  # a player left with this many cards or fewer draws at the end of 
 FINAL_TARGET = 3  # in final turns, a hand action needs a target with at least this many cards
 INCRIMINATING = 4  # numbers on the board; all of them revealed calls the detective
 POLYGRAPH = 2  # cards the polygraph takes
+KEPT_POINTS = 2  # an incriminating card kept in hand to the end scores this many points
 BLOCK_RATE = 0.5  # how often the random policy blocks when it can
 MAX_TURNS = 10_000  # a safety net: every turn removes a card from the hands and pile for good
 RESERVED = ("pile", "front")  # keys of a truth besides the players
@@ -168,6 +169,15 @@ class Table:
         state["pile"] = self.ordered(self.pile)
         state["front"] = {p: self.ordered(self.fronts[p]) for p in self.players}
         return state
+
+    def kept(self, player: str) -> list[str]:
+        """The incriminating cards in `player`'s hand (what they keep if the round ends now)."""
+        return self.ordered([c for c in self.hands[player] if c in self.incriminating])
+
+    def end_points(self, player: str) -> int:
+        """What the end of the round adds to `player`'s score if it ends now: +KEPT_POINTS for
+        each incriminating card kept in hand, -1 for each in front of them."""
+        return KEPT_POINTS * len(self.kept(player)) - len(self.fronts[player])
 
     def left_of(self, actor: str) -> list[str]:
         """The other players in seat order from `actor`'s left."""
@@ -465,9 +475,9 @@ class Round:
         t.final = True  # the detective card: one final turn each, `actor` last
         for player in [*t.left_of(actor), actor]:
             self.turn(player)
-        kept = {p: t.ordered([c for c in t.hands[p] if c in t.incriminating]) for p in t.players}
+        kept = {p: t.kept(p) for p in t.players}
         for player in t.players:
-            t.scores[player] += 2 * len(kept[player]) - len(t.fronts[player])
+            t.scores[player] += t.end_points(player)
         self.add(Event("end", {p: [t.value(c) for c in cards] for p, cards in kept.items()}))
 
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
 
+from models.suspeicao.advice import Play
 from models.suspeicao.rules import Deck, load_deck
+from models.suspeicao.selfplay import ties_shuffled
 from models.suspeicao.simulate import (
     BLOCK,
     PLAY,
@@ -464,3 +467,22 @@ def test_final_turn_plays_need_a_target_a_card_to_give_or_a_pile():
     assert Choice("3", "B") in table(
         {"A": ["3", "6"], "B": ["5"], "C": ["2"]}, ["7"], False
     ).play_choices("A")
+
+
+def test_a_bot_picks_among_equally_good_plays_at_random_not_by_seat_order():
+    """Self-play bots shuffle tied plays: the ranking's own tie order (card, then seat) would
+    make every bot target the first-listed player (P1 lost 0.68 points a round to it)."""
+
+    def play(target: str, points: int) -> Play:
+        return Play("9", "REVEAL", target, Fraction(points, 4), Fraction(0), Fraction(0))
+
+    ranked = [play("P1", 2), play("P2", 2), play("P3", 2), play("P2", 1), play("P3", 1)]
+    firsts, seconds = Counter(), Counter()
+    for seed in range(60):
+        found = ties_shuffled(ranked, random.Random(seed))
+        assert sorted(found[:3], key=lambda p: p.target) == ranked[:3]  # the best stay first
+        assert sorted(found[3:], key=lambda p: p.target) == ranked[3:]
+        firsts[found[0].target] += 1
+        seconds[found[3].target] += 1
+    assert set(firsts) == {"P1", "P2", "P3"} and set(seconds) == {"P2", "P3"}
+    assert max(firsts.values()) < 40  # no seat is the usual first

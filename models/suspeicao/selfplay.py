@@ -4,7 +4,9 @@ Seat P1 plays by a policy, the other seats are random bots (simulate.py). Polici
 (the play `sleuth suggest` ranks first from P1's log so far: the most expected points now; a
 final turn is skipped when every play loses points; it blocks whenever it holds incriminating
 evidence) and `random` (P1 is a random bot too: the baseline). The measure is P1's score minus
-the mean score of the others, per round, with a 95% normal interval.
+the mean score of the others, per round, with a 95% normal interval. A bot picks among equally
+good plays at random (a fixed tie order would favour one seat), and plays at random when the
+exact filter refuses its log as too entangled.
 """
 
 from __future__ import annotations

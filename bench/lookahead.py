@@ -43,6 +43,8 @@ RUNS = [
     ("suspeicao", "head-to-head-3"),
     ("suspeicao", "head-to-head-4"),
 ]
+# the same tables with P1 on the one-step advice too: P1's seat alone (its margin should be 0)
+CONTROLS = [(game, policy.replace("head-to-head", "control")) for game, policy in RUNS]
 
 
 def duel(game: str, policy: str, rounds: int, seed: int, out: Path | None, workers: int) -> dict:
@@ -134,7 +136,7 @@ def main(rounds: int = ROUNDS, seed: int = 1, out: Path | None = None, workers: 
     )
     for column in ("game", "table", "rounds", "margin", "95% interval", "per round"):
         table.add_column(column)
-    for game, policy in RUNS:
+    for game, policy in RUNS + CONTROLS:
         found = duel(game, policy, rounds, seed, out, workers)
         margins = found["margins"]
         mean, low, high = margins.interval()
@@ -174,8 +176,9 @@ if __name__ == "__main__":
     args = parser.parse_args()
     if (args.summary or args.compact) and args.out is None:
         parser.error("--summary and --compact read the file given by --out")
-    if args.only and args.only not in {f"{game}:{policy}" for game, policy in RUNS}:
-        parser.error(f"--only takes one of {', '.join(f'{g}:{p}' for g, p in RUNS)}")
+    known = [f"{game}:{policy}" for game, policy in RUNS + CONTROLS]
+    if args.only and args.only not in known:
+        parser.error(f"--only takes one of {', '.join(known)}")
     if args.compact:
         compact(args.out)
     if args.summary:

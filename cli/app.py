@@ -339,8 +339,8 @@ def simulate(
         str | None,
         typer.Option(
             help="The player's policy, where a game has several (6 Suspects: advice|random; Game of "
-            "Suspicion, Suspeição: advice|random, or lookahead, head-to-head-3, head-to-head-4 "
-            "when named)."
+            "Suspicion, Suspeição: advice|random, or lookahead, head-to-head-3, head-to-head-4, "
+            "control-3, control-4 when named; a control seats the one-step advice in P1 too)."
         ),
     ] = None,
     workers: Workers = None,

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.game_of_suspicion import log, rules
+from models.game_of_suspicion import log, rules, selfplay
 from models.game_of_suspicion.belief import Belief, TooBig, track
 from models.game_of_suspicion.outside import OutsideBelief
 from models.game_of_suspicion.simulate import (
@@ -311,3 +311,13 @@ def test_play_round_reports_the_winner_and_the_points_of_the_round():
         assert result.winner is None or result.winner in {"P1", "P2", "P3", "P4"}
         if result.winner is not None:
             assert sum(result.scores.values()) <= 18  # points are cards of hands put out
+
+
+def test_a_control_table_seats_the_one_step_advice_in_every_seat():
+    for name, players in selfplay.CONTROL.items():
+        seats = selfplay.seats(name, random.Random(0))
+        assert sorted(seats) == [f"P{i}" for i in range(1, players + 1)]
+        assert all(policy is selfplay.advice_policy for policy in seats.values())
+    looking = selfplay.seats("head-to-head-4", random.Random(0))
+    assert looking["P1"] is not selfplay.advice_policy  # the head-to-head differs in P1 alone
+    assert all(looking[p] is selfplay.advice_policy for p in ("P2", "P3", "P4"))

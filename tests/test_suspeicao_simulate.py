@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from models import GAMES
+from models.suspeicao import selfplay
 from models.suspeicao.advice import Play
 from models.suspeicao.rules import Deck, load_deck
 from models.suspeicao.selfplay import ties_shuffled
@@ -486,3 +488,23 @@ def test_a_bot_picks_among_equally_good_plays_at_random_not_by_seat_order():
         seconds[found[3].target] += 1
     assert set(firsts) == {"P1", "P2", "P3"} and set(seconds) == {"P2", "P3"}
     assert max(firsts.values()) < 40  # no seat is the usual first
+
+
+def test_a_control_round_seats_the_one_step_advice_in_every_seat(monkeypatch):
+    """`control-3`: the head-to-head table with P1 on the one-step advice too, so its margin
+    measures P1's seat alone."""
+    asked: Counter = Counter()
+    real = selfplay.advice_policy
+
+    def counting(game):
+        decide = real(game)
+
+        def wrapped(view, rng):
+            asked[view.seat] += 1
+            return decide(view, rng)
+
+        return wrapped
+
+    monkeypatch.setattr(selfplay, "advice_policy", counting)
+    sums = selfplay.play_chunk(GAMES["suspeicao"], random.Random(1), 1, "control-3")
+    assert sums["control-3"].games == 1 and set(asked) == {"P1", "P2", "P3"}

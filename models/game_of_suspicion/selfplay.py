@@ -27,12 +27,15 @@ from solver.stats import Margins, wilson_interval
 
 DEFAULT = ("advice", "random")  # what a run without --policy plays
 HEAD_TO_HEAD = {"head-to-head-3": 3, "head-to-head-4": 4}  # players at the table
-POLICIES = (*DEFAULT, "lookahead", *HEAD_TO_HEAD)
+CONTROL = {"control-3": 3, "control-4": 4}  # the head-to-head with P1 on the one-step advice too
+TABLES = {**HEAD_TO_HEAD, **CONTROL}
+POLICIES = (*DEFAULT, "lookahead", *TABLES)
 PLAYERS = 3
 SEAT = "P1"
 MAX_TURNS = 120  # a round not over by then counts as not won
 # rounds per batch chunk (~0.6-0.9 s here for the one-step ones; a look-ahead round: ~10-30 s)
 CHUNK = {"advice": 8, "random": 100, "lookahead": 1, "head-to-head-3": 1, "head-to-head-4": 1}
+CHUNK |= {"control-3": 4, "control-4": 4}
 
 
 def posterior(doc: dict):
@@ -97,6 +100,8 @@ def seats(name: str, rng: random.Random) -> dict[str, Policy]:
     if name in HEAD_TO_HEAD:
         others = {p: advice_policy for p in names(HEAD_TO_HEAD[name])}
         return {**others, SEAT: lookahead_policy(rng)}
+    if name in CONTROL:  # P1's seat alone: its margin should be 0
+        return {p: advice_policy for p in names(CONTROL[name])}
     return {}
 
 
@@ -104,8 +109,8 @@ def play_chunk(rng: random.Random, games: int, policy: str | None) -> dict[str, 
     """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
     tallies: dict[str, Tally | Margins] = {}
     for name in policies(policy):
-        if name in HEAD_TO_HEAD:
-            tallies[name] = head_to_head(rng, games, HEAD_TO_HEAD[name])
+        if name in TABLES:
+            tallies[name] = head_to_head(rng, games, name)
             continue
         tally = Tally(games)
         playing = seats(name, rng)
@@ -118,10 +123,11 @@ def play_chunk(rng: random.Random, games: int, policy: str | None) -> dict[str, 
     return tallies
 
 
-def head_to_head(rng: random.Random, games: int, players: int) -> Margins:
-    """`games` rounds of P1's look-ahead against one-step advice in every other seat: P1's
-    points minus the others' mean, per round."""
-    playing = seats(f"head-to-head-{players}", rng)
+def head_to_head(rng: random.Random, games: int, name: str) -> Margins:
+    """`games` rounds of P1's look-ahead (a control: the one-step advice) against one-step
+    advice in every other seat: P1's points minus the others' mean, per round."""
+    players = TABLES[name]
+    playing = seats(name, rng)
     margins = Margins()
     for _ in range(games):
         result = play_round(rng, players, playing, max_turns=MAX_TURNS)
@@ -133,7 +139,7 @@ def head_to_head(rng: random.Random, games: int, players: int) -> Margins:
 def report(partials: list[dict], policy: str | None = None) -> Report:
     """The report of every chunk's tallies, added up policy by policy."""
     names_played = policies(policy)
-    if names_played[0] in HEAD_TO_HEAD:
+    if names_played[0] in TABLES:
         return duel_report(partials, names_played[0])
     rows, data = [], {}
     for name in names_played:
@@ -169,9 +175,10 @@ def duel_report(partials: list[dict], name: str) -> Report:
     """A head-to-head run's report: P1's mean margin and its 95% interval."""
     sums = sum((chunk[name] for chunk in partials), Margins())
     mean, low, high = sums.interval()
-    players = HEAD_TO_HEAD[name]
+    players = TABLES[name]
+    who = "(look-ahead)" if name in HEAD_TO_HEAD else "(control: one-step advice too)"
     table = Table(
-        f"Seat {SEAT} (look-ahead) against one-step advice in the other {players - 1} seats: "
+        f"Seat {SEAT} {who} against one-step advice in the other {players - 1} seats: "
         f"{SEAT}'s points minus the others' mean, per round",
         ["policy", "rounds", "margin", "95% interval"],
         [[name, str(sums.games), f"{mean:+.3f}", f"{low:+.3f} – {high:+.3f}"]],

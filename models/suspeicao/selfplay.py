@@ -28,11 +28,14 @@ from solver.stats import Margins
 
 DEFAULT = ("advice", "random")  # what a run without --policy plays
 HEAD_TO_HEAD = {"head-to-head-3": 3, "head-to-head-4": 4}  # players at the table
-POLICIES = (*DEFAULT, "lookahead", *HEAD_TO_HEAD)
+CONTROL = {"control-3": 3, "control-4": 4}  # the head-to-head with P1 on the one-step advice too
+TABLES = {**HEAD_TO_HEAD, **CONTROL}  # runs of one-step seats, a random first player
+POLICIES = (*DEFAULT, "lookahead", *TABLES)
 PLAYERS = ["P1", "P2", "P3"]
 SEAT = "P1"
 # rounds per batch chunk (~0.5-1 s here for the one-step ones; a look-ahead round: ~10-60 s)
 CHUNK = {"advice": 2, "random": 100, "lookahead": 1, "head-to-head-3": 1, "head-to-head-4": 1}
+CHUNK |= {"control-3": 2, "control-4": 2}
 
 
 def lookahead_policy(game, rng: random.Random) -> Callable[[View, random.Random], Choice]:
@@ -113,7 +116,7 @@ def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict
     """`games` rounds under each policy in turn, from one generator (as a serial run plays)."""
     sums = {}
     for name in policies(policy):
-        players = [f"P{i}" for i in range(1, HEAD_TO_HEAD.get(name, len(PLAYERS)) + 1)]
+        players = [f"P{i}" for i in range(1, TABLES.get(name, len(PLAYERS)) + 1)]
         seats = {}
         if name == "advice":
             seats = {SEAT: advice_policy(game)}
@@ -121,9 +124,11 @@ def play_chunk(game, rng: random.Random, games: int, policy: str | None) -> dict
             seats = {SEAT: lookahead_policy(game, rng)}
         elif name in HEAD_TO_HEAD:
             seats = {p: advice_policy(game) for p in players} | {SEAT: lookahead_policy(game, rng)}
+        elif name in CONTROL:  # P1's seat alone: its margin should be 0
+            seats = {p: advice_policy(game) for p in players}
         margins = Margins()
         for _ in range(games):
-            first = rng.choice(players) if name in HEAD_TO_HEAD else None  # no seat always first
+            first = rng.choice(players) if name in TABLES else None  # no seat always first
             result = play_round(rng, players, SEAT, policies=seats, first=first)
             others = [result.scores[p] for p in players if p != SEAT]
             margin = result.scores[SEAT] - Fraction(sum(others), len(others))
@@ -156,5 +161,10 @@ def report(game, partials: list[dict[str, Margins]], policy: str | None = None) 
             f"Seat {SEAT} (look-ahead) against one-step advice in the other "
             f"{HEAD_TO_HEAD[policy] - 1} seats: {SEAT}'s score minus the others' mean, per round"
         )
-    players = HEAD_TO_HEAD.get(policy or "", len(PLAYERS))
+    if policy in CONTROL:
+        table.title = (
+            f"Control: every seat on the one-step advice ({CONTROL[policy]} players): {SEAT}'s "
+            "score minus the others' mean, per round (0 but for the seat)"
+        )
+    players = TABLES.get(policy or "", len(PLAYERS))
     return Report({"game": game.name, "players": players, "policies": data}, [table], [])

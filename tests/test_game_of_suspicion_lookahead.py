@@ -157,7 +157,7 @@ def test_a_huge_belief_keeps_the_one_step_advice():
 
 def test_head_to_head_plays_rounds_and_the_default_run_is_unchanged():
     assert policies(None) == ["advice", "random"]
-    margins = head_to_head(random.Random(2), 1, 3)
+    margins = head_to_head(random.Random(2), 1, "head-to-head-3")
     assert margins.games == 1
     mean, low, high = margins.interval()
     assert low <= mean <= high

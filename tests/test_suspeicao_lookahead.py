@@ -210,7 +210,7 @@ def test_best_points_is_the_most_points_plays_gives_and_asks_the_belief_only_whe
         assert best_points(blind) == best_points(post)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(
     seed=st.integers(0, 10**6), cut=st.floats(0, 1), salt=st.integers(0, 5), kinds=st.integers(2, 4)
 )

@@ -128,9 +128,8 @@ def exposure(post, card: Card) -> Fraction:
 
 def plays(post) -> list[Play]:
     """Every card in my hand with every legal target, valued."""
-    log, rnd, belief = post.log, post.round, post.belief
+    log, rnd = post.log, post.round
     me, deck = log.me, log.deck
-    least = FINAL_TARGET_MIN if rnd.final_turns else 1
     found = []
     for name in sorted(rnd.my_hand):
         card = deck.card(name)
@@ -171,15 +170,13 @@ def plays(post) -> list[Play]:
                     Play(name, "PASS", None, Fraction(0), Fraction(0), Fraction(0), "no effect")
                 )
             continue
-        for target in post.opponents:
-            if card.action in HAND_ACTIONS and rnd.hand_size[target] < least:
-                continue
+        for target in targets(post, card.action):
             if card.action == "REVEAL":
-                p = random_card_evidence(post, target)
+                p = reveal_chance(post, card, target)
                 found.append(Play(name, "REVEAL", target, p, p, Fraction(0)))
             elif card.action == "FORCE":
                 assert card.requires is not None
-                p = force_reveal(belief, target, card.requires, True)
+                p = reveal_chance(post, card, target)
                 found.append(
                     Play(name, "FORCE", target, p, p, Fraction(0), f"requires {card.requires.text}")
                 )
@@ -202,9 +199,8 @@ def best_points(post) -> Fraction | None:
     (exactly 1) ends the search."""
     log, rnd = post.log, post.round
     me, deck = log.me, log.deck
-    least = FINAL_TARGET_MIN if rnd.final_turns else 1
     best: Fraction | None = None
-    asked: list[tuple[str, str]] = []  # (action, target) whose points need the belief
+    asked: list[tuple[Card, str]] = []  # (card, target) whose points need the belief
     for name in sorted(rnd.my_hand):
         card = deck.card(name)
         if name in rnd.incriminating:
@@ -216,29 +212,36 @@ def best_points(post) -> Fraction | None:
                 continue
             points = Fraction(0)
         else:
-            targets = [
-                t
-                for t in post.opponents
-                if card.action not in HAND_ACTIONS or rnd.hand_size[t] >= least
-            ]
+            legal = targets(post, card.action)
             if card.action in ("REVEAL", "FORCE"):
-                asked += [(name, t) for t in targets]
+                asked += [(card, t) for t in legal]
                 continue
-            if not targets:
+            if not legal:
                 continue
             points = Fraction(0)
         best = points if best is None else max(best, points)
     if best == 1:
         return best
-    for name, target in asked:
-        card = deck.card(name)
-        if card.action == "REVEAL":
-            points = random_card_evidence(post, target)
-        else:
-            assert card.requires is not None
-            points = force_reveal(post.belief, target, card.requires, True)
+    for card, target in asked:
+        points = reveal_chance(post, card, target)
         best = points if best is None else max(best, points)
     return best
+
+
+def targets(post, action: str) -> list[str]:
+    """The opponents an action of mine can target now: a hand action needs a card in the
+    target's hand (in the final turns, FINAL_TARGET_MIN cards)."""
+    rnd = post.round
+    least = FINAL_TARGET_MIN if rnd.final_turns else 1
+    return [t for t in post.opponents if action not in HAND_ACTIONS or rnd.hand_size[t] >= least]
+
+
+def reveal_chance(post, card: Card, target: str) -> Fraction:
+    """The chance that my REVEAL or FORCE `card` on `target` reveals evidence (its points)."""
+    if card.action == "REVEAL":
+        return random_card_evidence(post, target)
+    assert card.requires is not None
+    return force_reveal(post.belief, target, card.requires, True)
 
 
 def suggest(game, post, doc=None, horizon: int | None = None) -> Report:

@@ -9,8 +9,8 @@ the time), and my next turn is valued by the one-step advice from the posterior 
 would then have (its best play's points). A candidate's value is the change, on the way, of my
 score as it would stand if the round ended now (points, +2 for each incriminating card in my
 hand, -1 for each in front of me: so passing my evidence away gains 1, evidence revealed from
-my hand loses 3, an EXCHANGE that gives evidence away loses 2), plus that next-turn value. A play after which the
-detective is called stops there (no next-turn value: the final turns follow other rules).
+my hand loses 3, an EXCHANGE that gives evidence away loses 2), plus that next-turn value. A
+play after which the detective is called stops there (no next-turn value: the final turns follow other rules).
 
 A hidden state is drawn exactly: one opponent's hand from its exact posterior (a row of group
 counts by its weight, then the cards uniformly within each group, which no table tells apart),

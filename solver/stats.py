@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def shuffle_ties(ranked: list[T], value: Callable[[T], Hashable], rng: random.Random) -> list[T]:
+    """`ranked` (best first) with each run of equal `value` in random order. A ranking breaks
+    exact ties by name, hence by seat order: self-play bots that always took the first of equal
+    choices all aimed at P1, and the seat's margin measured that, not the policy."""
+    found: list[T] = []
+    for _, tied in itertools.groupby(ranked, key=value):
+        group = list(tied)
+        rng.shuffle(group)
+        found += group
+    return found
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:

@@ -317,7 +317,20 @@ def test_a_control_table_seats_the_one_step_advice_in_every_seat():
     for name, players in selfplay.CONTROL.items():
         seats = selfplay.seats(name, random.Random(0))
         assert sorted(seats) == [f"P{i}" for i in range(1, players + 1)]
-        assert all(policy is selfplay.advice_policy for policy in seats.values())
+        assert all(policy.func is selfplay.advice_policy for policy in seats.values())
     looking = selfplay.seats("head-to-head-4", random.Random(0))
-    assert looking["P1"] is not selfplay.advice_policy  # the head-to-head differs in P1 alone
-    assert all(looking[p] is selfplay.advice_policy for p in ("P2", "P3", "P4"))
+    assert getattr(looking["P1"], "func", None) is not selfplay.advice_policy  # P1 alone differs
+    assert all(looking[p].func is selfplay.advice_policy for p in ("P2", "P3", "P4"))
+
+
+def test_the_advice_bot_picks_among_equally_good_targets_at_random():
+    """At this deal, playing the 3 at P2 or at P3 is worth exactly as much: the advice names
+    the first-listed seat, the self-play bot either (else every bot would favour P1)."""
+    from models import GAMES
+    from models.game_of_suspicion.lookahead import one_step_intent
+
+    doc, _ = random_game(random.Random(0), players=3, me="P1", events=1)
+    post = GAMES["game-of-suspicion"].posterior(Document(doc))  # type: ignore[attr-defined]
+    assert one_step_intent(post)["play"]["target"] == "P2"
+    bot = selfplay.advice_bot(random.Random(1))
+    assert {bot(doc)["play"]["target"] for _ in range(20)} == {"P2", "P3"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from models import GAMES
@@ -195,7 +195,10 @@ def test_best_points_is_the_most_points_plays_gives_and_asks_the_belief_only_whe
     if me:  # the look-ahead's question: at one of my turns, when the rules leave me one
         mine = [i for i, e in enumerate(doc["events"]) if e.get("play", {}).get("by") == "P1"]
         doc = {**doc, "events": doc["events"][: mine[-1]]} if mine else doc
-    post = posterior(doc)
+    try:
+        post = posterior(doc)
+    except TooEntangled:  # a few random 4-player rounds are refused; that refusal is tested apart
+        assume(False)
     ranked = plays(post)
     assert best_points(post) == (max(p.points for p in ranked) if ranked else None)
     rnd, deck = post.round, post.log.deck

@@ -37,6 +37,7 @@ from models.game_of_suspicion.simulate import Record, Table, play_turn, turn
 from solver.logfile import Document
 from solver.report import Report, probability
 from solver.report import Table as ReportTable
+from solver.stats import shuffle_ties
 
 SAMPLES = 12  # hidden worlds each candidate is played on (the same ones for every candidate)
 CANDIDATES = 3  # the one-step's best actions valued ahead, besides guessing now
@@ -67,15 +68,20 @@ def next_turn_value(post) -> Fraction:
     return max(now, wait)
 
 
-def one_step_intent(post) -> dict | None:
-    """Today's advice as an intent: guess when guessing now is worth at least the best action."""
+def one_step_intent(post, rng: Random | None = None) -> dict | None:
+    """Today's advice as an intent: guess when guessing now is worth at least the best action.
+    With `rng` (a self-play bot), exactly tied guesses or actions are picked at random instead
+    of by name, which would make every bot favour the first-listed seat."""
     guesses = best_guesses(post)
     actions = action_values(post)
     places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
     now = chain_value(post.belief, places)
     wait = max((a.points for a in actions), default=Fraction(0))
+    if rng is not None:
+        guesses = shuffle_ties(guesses, lambda g: (g.p * g.points, g.p), rng)
+        actions = shuffle_ties(actions, lambda a: (a.points, a.p_guess, a.bits), rng)
     if guesses and (now >= wait or not actions):
-        target = max(guesses, key=lambda g: (g.p * g.points, g.p))
+        target = guesses[0]  # best_guesses ranks by (p * points, p): the max
         return {"guess": {"target": target.target, "cards": guess_numbers(target.cards)}}
     return actions[0].intent if actions else None
 

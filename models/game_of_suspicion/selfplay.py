@@ -9,10 +9,12 @@ with 3 players, whose hidden worlds are small enough for an exact filter at ever
 Head-to-head (`head-to-head-3`, `head-to-head-4`, only when named: a look-ahead round costs
 seconds): P1 plays the look-ahead, every other seat today's one-step `advice`, with 3 or 4
 players; the measure is P1's points minus the others' mean, per round, with a 95% interval.
+The advice bots pick among exactly tied guesses or actions at random (`advice_bot`).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import astuple, dataclass
 from fractions import Fraction
@@ -44,12 +46,18 @@ def posterior(doc: dict):
     return GAMES["game-of-suspicion"].posterior(Document(doc))  # type: ignore[attr-defined]
 
 
-def advice_policy(doc: dict) -> dict | None:
-    """The advice bot: the intent `sleuth suggest --horizon 1` recommends from this seat."""
+def advice_policy(doc: dict, rng: random.Random | None = None) -> dict | None:
+    """The advice bot: the intent `sleuth suggest --horizon 1` recommends from this seat (with
+    `rng`, one of exactly tied intents at random)."""
     post = posterior(doc)
     if post.log.me not in post.round.active:
         return None
-    return one_step_intent(post)
+    return one_step_intent(post, rng)
+
+
+def advice_bot(rng: random.Random) -> Policy:
+    """The advice bot of self-play: ties broken at random (a fixed order favours one seat)."""
+    return functools.partial(advice_policy, rng=rng)
 
 
 def lookahead_policy(rng: random.Random) -> Policy:
@@ -94,14 +102,14 @@ class Tally:
 def seats(name: str, rng: random.Random) -> dict[str, Policy]:
     """The seats with a policy (the others are random bots)."""
     if name == "advice":
-        return {SEAT: advice_policy}
+        return {SEAT: advice_bot(rng)}
     if name == "lookahead":
         return {SEAT: lookahead_policy(rng)}
     if name in HEAD_TO_HEAD:
-        others = {p: advice_policy for p in names(HEAD_TO_HEAD[name])}
+        others = {p: advice_bot(rng) for p in names(HEAD_TO_HEAD[name])}
         return {**others, SEAT: lookahead_policy(rng)}
     if name in CONTROL:  # P1's seat alone: its margin should be 0
-        return {p: advice_policy for p in names(CONTROL[name])}
+        return {p: advice_bot(rng) for p in names(CONTROL[name])}
     return {}
 
 

@@ -563,28 +563,32 @@ Tracked = TypeVar("Tracked", bound=Copyable)  # a belief that can be copied
 
 
 class LastSteps(Generic[Tracked]):
-    """The belief after the last steps tracked, kept so that a log that only grew (a session
+    """The beliefs after the last steps tracked, kept so that a log that only grew (a session
     re-reads the whole log after each event; a bot after each turn) pays for the new steps only.
-    `signature` names what the steps start from (the round's setup and model options)."""
+    `signature` names what the steps start from (the round's setup, the seat and model options).
+    Up to `slots` signatures are kept, the most recently used first: the bots of a self-play
+    table take turns, and with one slot each seat's turn forgot the previous seat's belief."""
 
-    def __init__(self) -> None:
-        self.last: tuple[object, list, Tracked] | None = None  # (signature, steps, belief)
+    def __init__(self, slots: int = 1) -> None:
+        self.slots = slots
+        self.kept: list[tuple[object, list, Tracked]] = []  # (signature, steps, belief)
 
     def resume(self, signature: object, steps: Sequence) -> tuple[Tracked, list] | None:
         """A copy of the remembered belief and the steps still to apply, if `steps` extend the
         remembered ones from the same start; else None."""
-        if self.last is None or self.last[0] != signature:
-            return None
-        done = self.last[1]
-        if list(steps[: len(done)]) != done:
-            return None
-        return self.last[2].copy(), list(steps[len(done) :])
+        for kept, done, belief in self.kept:
+            if kept == signature:
+                if list(steps[: len(done)]) != done:
+                    return None
+                return belief.copy(), list(steps[len(done) :])
+        return None
 
     def keep(self, signature: object, steps: Sequence, belief: Tracked) -> None:
-        self.last = (signature, list(steps), belief.copy())
+        others = [entry for entry in self.kept if entry[0] != signature]
+        self.kept = [(signature, list(steps), belief.copy()), *others][: self.slots]
 
     def clear(self) -> None:
-        self.last = None
+        self.kept = []
 
 
 COMB = np.array([[math.comb(n, r) for r in range(64)] for n in range(64)], dtype=np.int64)

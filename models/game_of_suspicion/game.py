@@ -21,6 +21,7 @@ from solver.logfile import Document, typed_event
 from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 
+SEATS = 6  # beliefs remembered: one per seat of the largest self-play table
 TOP_HANDS = 5  # hands listed per opponent
 NO_DEAL = "the log has no deal yet: start with 'deal: {hand: [...]}'"
 
@@ -104,9 +105,8 @@ class GameOfSuspicion:
     difficulty_names = tuple(DIFFICULTY_NAMES.values())
 
     def __init__(self) -> None:
-        self.last: LastSteps[Filter] = (
-            LastSteps()
-        )  # the belief after the last round's steps tracked
+        # the beliefs after the last steps tracked, one per seat of a self-play table
+        self.last: LastSteps[Filter] = LastSteps(slots=SEATS)
 
     def describe(self) -> dict:
         deck = rules.load_deck()
@@ -142,8 +142,8 @@ class GameOfSuspicion:
     def track(self, rnd: Round, steps=None) -> Filter:
         """The filter over the round; a contradiction names the events CP-SAT finds in conflict.
 
-        The last result is remembered: a session (or a bot) that adds events to the same round
-        only pays for the new steps."""
+        The last results are remembered, one per seat: a session (or a bot) that adds events to
+        its round only pays for the new steps."""
         steps = list(rnd.setup.steps if steps is None else steps)
         setup = rnd.setup
         signature = (

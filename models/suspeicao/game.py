@@ -36,6 +36,7 @@ end Ana=41 Ben=                                 the incriminating cards each pla
 any event as YAML, e.g.  fact: {player: Ben, lacks: odd}"""
 
 
+SEATS = 6  # beliefs remembered: one per seat of the largest self-play table
 NO_DEAL = "the log has no deal yet: start with 'deal: {incriminating: [...], hand: [...]}'"
 
 
@@ -109,9 +110,8 @@ class Suspeicao:
         return tuple(DIFFICULTY_NAMES.values())
 
     def __init__(self) -> None:
-        self.last: LastSteps[Belief] = (
-            LastSteps()
-        )  # the belief after the last round's steps tracked
+        # the beliefs after the last steps tracked, one per seat of a self-play table
+        self.last: LastSteps[Belief] = LastSteps(slots=SEATS)
 
     def describe(self) -> dict:
         deck = rules.load_deck()
@@ -141,8 +141,8 @@ class Suspeicao:
         return Posterior(log, rnd, self.track(log, rnd))
 
     def track(self, log: Log, rnd: Round) -> Belief:
-        """The filter over the round. The last result is remembered: a session (or a bot) that
-        adds events to the same round only pays for the new steps."""
+        """The filter over the round. The last results are remembered, one per seat: a session
+        (or a bot) that adds events to its round only pays for the new steps."""
         setup = rnd.setup
         signature = (
             tuple(setup.opponents),

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from models import GAMES
 from models.suspeicao import lookahead, selfplay
-from models.suspeicao.advice import best_points, give_choice, plays
+from models.suspeicao.advice import Play, best_points, give_choice, plays
 from models.suspeicao.belief import Refused
 from models.suspeicao.game import Posterior, TooEntangled
 from models.suspeicao.simulate import PLAY, Choice, play_round, random_game, random_policy
@@ -119,10 +119,12 @@ def test_suggest_adds_the_look_ahead_and_horizon_1_leaves_it_out():
     report = GAME.suggest(Document(doc))
     ahead = report.data["lookahead"]
     assert ahead["opponent_turns"] == 2 and ahead["opponent_policy"]
-    values = [c["points"] for c in ahead["candidates"]]
-    assert (
-        values == sorted(values, reverse=True) and ahead["best"] == ahead["candidates"][0]["event"]
-    )
+    found = ahead["candidates"]
+    values = [c["points"] for c in found]
+    assert values == sorted(values, reverse=True)
+    one_step = plays(posterior(doc))[0].event()
+    clear = [c for c in found if c["gain_over_one_step_best"] > 2 * c["gain_standard_error"]]
+    assert ahead["best"] == (clear[0]["event"] if clear else one_step)  # the rule in ahead["rule"]
     assert any("look-ahead: my play, 2 opponent turns, my next play" in x for x in report.lines)
     one = GAME.suggest(Document(doc), horizon=1)
     assert "lookahead" not in one.data and one.data["plays"] == report.data["plays"]
@@ -267,3 +269,20 @@ def test_a_play_out_counts_my_front_passing_my_evidence_away_gains_one():
     for own in (p for p in ranked if p.card in rnd.incriminating):
         choice = lookahead.choice_of(own, post)
         assert lookahead.play_out(post, extend, state, choice, random.Random(2)) == -3
+
+
+def valued(name: str, mean: int, gain: int, gain_se: float) -> lookahead.Valued:
+    play = Play(name, "FORCE", "P2", Fraction(0), Fraction(0), Fraction(0))
+    return lookahead.Valued(play, Fraction(mean), 0.5, Fraction(gain), gain_se)
+
+
+def test_the_advice_leaves_the_one_step_best_only_for_a_gain_beyond_two_standard_errors():
+    one_step = valued("1", 0, 0, 0.0)
+    noisy = valued("2", 3, 1, 0.6)  # ahead on the mean, but within 2 standard errors
+    assert lookahead.advised([noisy, one_step], one_step, kept=8) is one_step
+    clear = valued("3", 2, 2, 0.9)  # 2 > 2 * 0.9
+    clearer = valued("4", 4, 3, 1.4)  # 3 > 2.8, and the higher mean of the two
+    found = [clearer, noisy, clear, one_step]
+    assert lookahead.advised(found, one_step, kept=8) is clearer
+    assert lookahead.advised([clear, one_step], one_step, kept=8) is clear
+    assert lookahead.advised([clear, one_step], one_step, kept=1) is one_step  # no spread yet

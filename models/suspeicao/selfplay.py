@@ -38,7 +38,7 @@ CHUNK |= {"control-3": 2, "control-4": 2}
 
 
 def lookahead_policy(game, rng: random.Random) -> Callable[[View, random.Random], Choice]:
-    """The look-ahead bot: the play `sleuth suggest` puts first (lookahead.py), its plays seeded
+    """The look-ahead bot: the play `sleuth suggest` advises (lookahead.py), its plays seeded
     from `rng`; blocks, new targets and final turns as the advice bot."""
     fallback = advice_policy(game)
 

@@ -147,7 +147,7 @@ def test_a_play_out_too_entangled_to_solve_drops_its_state_for_every_candidate()
             for play in lookahead.candidates(post):
                 choice = lookahead.choice_of(play, post)
                 lookahead.play_out(post, extend, state, choice, random.Random(stream))
-    ahead = lookahead.look_ahead(Document(doc), post, seed=4)
+    ahead = lookahead.look_ahead(Document(doc), post, seed=4, most=lookahead.SAMPLES)
     assert ahead.drawn == lookahead.SAMPLES and 0 < ahead.kept < ahead.drawn
     assert len(ahead.found) == len(lookahead.candidates(post))
 
@@ -271,18 +271,49 @@ def test_a_play_out_counts_my_front_passing_my_evidence_away_gains_one():
         assert lookahead.play_out(post, extend, state, choice, random.Random(2)) == -3
 
 
-def valued(name: str, mean: int, gain: int, gain_se: float) -> lookahead.Valued:
+def valued(name: str, mean: int, gain: int, gain_se: float, states: int = 8) -> lookahead.Valued:
     play = Play(name, "FORCE", "P2", Fraction(0), Fraction(0), Fraction(0))
-    return lookahead.Valued(play, Fraction(mean), 0.5, Fraction(gain), gain_se)
+    return lookahead.Valued(play, Fraction(mean), 0.5, Fraction(gain), gain_se, states)
 
 
 def test_the_advice_leaves_the_one_step_best_only_for_a_gain_beyond_two_standard_errors():
     one_step = valued("1", 0, 0, 0.0)
     noisy = valued("2", 3, 1, 0.6)  # ahead on the mean, but within 2 standard errors
-    assert lookahead.advised([noisy, one_step], one_step, kept=8) is one_step
+    assert lookahead.advised([noisy, one_step], one_step) is one_step
     clear = valued("3", 2, 2, 0.9)  # 2 > 2 * 0.9
     clearer = valued("4", 4, 3, 1.4)  # 3 > 2.8, and the higher mean of the two
     found = [clearer, noisy, clear, one_step]
-    assert lookahead.advised(found, one_step, kept=8) is clearer
-    assert lookahead.advised([clear, one_step], one_step, kept=8) is clear
-    assert lookahead.advised([clear, one_step], one_step, kept=1) is one_step  # no spread yet
+    assert lookahead.advised(found, one_step) is clearer
+    assert lookahead.advised([clear, one_step], one_step) is clear
+    alone = valued("5", 2, 2, 0.0, states=1)  # one state: no spread yet
+    assert lookahead.advised([alone, one_step], one_step) is one_step
+
+
+def test_more_states_are_drawn_only_while_a_candidate_is_close_to_the_one_step_best(monkeypatch):
+    """Made-up play-outs: the one-step's best scores 0; "clear" always 1 more (decided at
+    once), "close" alternately +1 and -0.8 (ahead on the mean, within 2 errors: played to the
+    end), "behind" always 1 less (dropped after the first states)."""
+    names = ["best", "clear", "close", "behind"]
+    fake = [Play(n, "FORCE", "P2", Fraction(0), Fraction(0), Fraction(0)) for n in names]
+    drawn = iter(range(10**6))
+    monkeypatch.setattr(lookahead, "candidates", lambda post: fake)
+    monkeypatch.setattr(lookahead, "choice_of", lambda play, post: play.card)
+    monkeypatch.setattr(lookahead, "draw_state", lambda post, rng: next(drawn))
+    monkeypatch.setattr(lookahead, "Extender", lambda doc, post: None)
+
+    def play_out(post, extend, state, name, rng):
+        return {
+            "best": Fraction(0),
+            "clear": Fraction(1),
+            "close": Fraction(1) if state % 2 else Fraction(-4, 5),
+            "behind": Fraction(-1),
+        }[name]
+
+    monkeypatch.setattr(lookahead, "play_out", play_out)
+    ahead = lookahead.look_ahead(Document({"events": []}), None, samples=8, seed=1, most=32)
+    states = {v.play.card: v.states for v in ahead.found}
+    assert states == {"best": 32, "clear": 8, "close": 32, "behind": 8}
+    assert ahead.drawn == ahead.kept == 32
+    assert ahead.best is not None and ahead.best.play.card == "clear"
+    close = next(v for v in ahead.found if v.play.card == "close")
+    assert close.gain == Fraction(1, 10) and lookahead.undecided(close)

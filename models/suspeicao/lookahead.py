@@ -52,6 +52,7 @@ from solver.report import Report, probability
 from solver.report import Table as ReportTable
 
 SAMPLES = 8  # hidden states each candidate is played on (the same ones for every candidate)
+MOST_SAMPLES = 32  # states drawn at most, 8 at a time, while a candidate is undecided
 CANDIDATES = 3  # the one-step's best plays valued ahead (besides the best EXCHANGE's gives)
 OPPONENT_POLICY = "random policy (simulate.py)"
 Z = 2  # standard errors by which a candidate must beat the one-step's best play to replace it
@@ -213,13 +214,15 @@ class Valued:
     se: float
     gain: Fraction
     gain_se: float
+    states: int  # the states it was played on
 
 
 @dataclasses.dataclass
 class Ahead:
-    """The look-ahead's candidates, best value first; `kept`: the drawn states every candidate
-    was played on (a state where some candidate's play-out leaves a log too entangled to solve
-    exactly is dropped for all of them); `best`: the play advised (see `advised`)."""
+    """The look-ahead's candidates, best value first; `kept`: the drawn states the one-step's
+    best was played on (a state where some candidate's play-out leaves a log too entangled to
+    solve exactly is dropped for all of them; each candidate's `states` are the first of
+    these); `best`: the play advised (see `advised`)."""
 
     found: list[Valued]
     kept: int
@@ -235,42 +238,67 @@ def mean_and_se(values: list[Fraction]) -> tuple[Fraction, float]:
     return mean, math.sqrt(float(spread) / len(values))
 
 
-def advised(found: list[Valued], one_step: Valued, kept: int) -> Valued:
+def advised(found: list[Valued], one_step: Valued) -> Valued:
     """The one-step's best play, unless some candidate beats it by more than `Z` standard
     errors of the paired difference: then the best such candidate. With 8 states the values'
     errors (about 0.3 points) exceed most differences between candidates, and taking the
     highest noisy mean switched plays on noise in 22 of 30 simulated turns."""
-    clear = [v for v in found if kept >= 2 and v.gain - Z * v.gain_se > 0]
+    clear = [v for v in found if v.states >= 2 and v.gain - Z * v.gain_se > 0]
     return max(clear, key=lambda v: v.mean) if clear else one_step
 
 
-def look_ahead(doc: Document, post, samples: int = SAMPLES, seed: int = 0) -> Ahead:
-    """Every candidate with its value and standard error, best first, and the play advised."""
-    extend = Extender(doc, post)
-    rng = Random(seed)
-    states = [draw_state(post, rng) for _ in range(samples)]
-    streams = [rng.getrandbits(64) for _ in states]
-    ranked = candidates(post)
-    choices = [choice_of(play, post) for play in ranked]
-    columns: list[list[Fraction]] = [[] for _ in ranked]  # each candidate's values, state by state
-    for state, stream in zip(states, streams, strict=True):
-        try:
-            row = [play_out(post, extend, state, choice, Random(stream)) for choice in choices]
-        except Refused:  # common random numbers: the state goes for every candidate
-            continue
-        for column, value in zip(columns, row, strict=True):
-            column.append(value)
-    kept = len(columns[0]) if columns else 0
-    if not kept:
-        return Ahead([], 0, samples)
+def undecided(v: Valued) -> bool:
+    """Ahead of the one-step's best on the mean, but not yet by `Z` standard errors."""
+    return v.gain > 0 and v.gain - Z * v.gain_se <= 0
+
+
+def valued(ranked: list[Play], columns: list[list[Fraction]]) -> list[Valued]:
+    """Each candidate's mean and its gain over the one-step's best (first), on the states it
+    was played on (a prefix of the first one's: candidates only ever stop being played)."""
+    base = columns[0]
     found = []
     for play, values in zip(ranked, columns, strict=True):
         mean, se = mean_and_se(values)
-        gain, gain_se = mean_and_se([v - b for v, b in zip(values, columns[0], strict=True)])
-        found.append(Valued(play, mean, se, gain, gain_se))
+        gain, gain_se = mean_and_se([v - b for v, b in zip(values, base, strict=False)])
+        found.append(Valued(play, mean, se, gain, gain_se, len(values)))
+    return found
+
+
+def look_ahead(
+    doc: Document, post, samples: int = SAMPLES, seed: int = 0, most: int = MOST_SAMPLES
+) -> Ahead:
+    """Every candidate with its value and standard error, best first, and the play advised.
+    `samples` states first; then, while some candidate is undecided (see `undecided`) and
+    fewer than `most` states are drawn, `samples` more, played by it and the one-step's best."""
+    extend = Extender(doc, post)
+    rng = Random(seed)
+    ranked = candidates(post)
+    choices = [choice_of(play, post) for play in ranked]
+    columns: list[list[Fraction]] = [[] for _ in ranked]  # each candidate's values, state by state
+    playing = list(range(len(ranked)))  # the candidates still played (the first one always)
+    drawn = 0
+    found: list[Valued] = []
+    while playing and drawn < most:
+        states = [draw_state(post, rng) for _ in range(min(samples, most - drawn))]
+        streams = [rng.getrandbits(64) for _ in states]
+        drawn += len(states)
+        for state, stream in zip(states, streams, strict=True):
+            try:
+                row = [play_out(post, extend, state, choices[i], Random(stream)) for i in playing]
+            except Refused:  # common random numbers: the state goes for every candidate
+                continue
+            for i, value in zip(playing, row, strict=True):
+                columns[i].append(value)
+        if not columns[0]:
+            break
+        found = valued(ranked, columns)
+        close = [i for i in range(1, len(found)) if undecided(found[i])]
+        playing = [0, *close] if close else []
+    if not found:
+        return Ahead([], 0, drawn)
     one_step = found[0]  # candidates() lists the one-step's best play first
     found.sort(key=lambda v: (-v.mean, v.play.card, v.play.target or "", v.play.give or ""))
-    return Ahead(found, kept, samples, one_step, advised(found, one_step, kept))
+    return Ahead(found, len(columns[0]), drawn, one_step, advised(found, one_step))
 
 
 def label(play: Play) -> str:
@@ -331,6 +359,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
                 "standard_error": round(v.se, 6),
                 "gain_over_one_step_best": probability(v.gain),
                 "gain_standard_error": round(v.gain_se, 6),
+                "states": v.states,
                 "one_step_points": probability(v.play.points),
             }
             for v in found
@@ -341,15 +370,16 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
             label(v.play),
             f"{float(v.mean):+.2f} ± {v.se:.2f}",
             f"{float(v.gain):+.2f} ± {v.gain_se:.2f}",
+            str(v.states),
             f"{float(v.play.points):+.3f}",
         ]
         for v in found
     ]
     table = ReportTable(
         f"Look-ahead: my play, {turns} opponent turns, my next play",
-        ["candidate", "points ± s.e.", "vs one-step best (paired)", "one-step points"],
+        ["candidate", "points ± s.e.", "vs one-step best (paired)", "states", "one-step points"],
         rows,
-        {0},
+        {next(i for i, v in enumerate(found) if v is best)},
     )
     why = (
         f"the one-step's best: no candidate beats it by {Z} standard errors"
@@ -361,8 +391,9 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
         f"best: {label(best.play)} ({float(best.mean):+.2f} ± {best.se:.2f}, kept evidence "
         f"counted at {KEPT_POINTS}; {why})",
         f"look-ahead: my play, {turns} opponent turns, my next play; the other players are "
-        f"assumed to play the {OPPONENT_POLICY}; {ahead.kept} hidden states drawn from the "
-        "exact belief, the same for every candidate",
+        f"assumed to play the {OPPONENT_POLICY}; hidden states drawn from the exact belief, "
+        f"{samples} for every candidate, up to {MOST_SAMPLES} for the one-step's best and any "
+        f"candidate close to it ({ahead.kept} here; the same states for all)",
     ]
     if dropped:
         lines.append(f"look-ahead: {entangled}")

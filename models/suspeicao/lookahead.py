@@ -23,7 +23,8 @@ candidate; with none left the one-step advice stands alone.
 The play advised is the one-step's best unless another candidate beats it by more than `Z`
 standard errors of their paired difference on the same states: eight states leave each value
 an error larger than most differences between candidates, and the highest mean alone would
-switch plays on noise.
+switch plays on noise. While a candidate is ahead on the mean but not yet by `Z` errors,
+`SAMPLES` more states are drawn (up to `MOST_SAMPLES`), played by it and the one-step's best.
 """
 
 from __future__ import annotations

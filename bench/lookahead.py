@@ -9,6 +9,8 @@ with another `--seed` appends to the same file, and `--summary` adds up all it h
 round costs seconds and the 2,000 rounds the issue asks for take hours, so `make bench` plays a
 few rounds only (`ROUNDS`) and prints beside them the long runs' sums kept in RESULTS
 (`--compact` makes a run's file one line per game, table and seed before it is kept there).
+RESULTS holds runs of today's policies only; runs of a bot or look-ahead since changed are
+moved to `lookahead-superseded.jsonl` beside it (the docs say what each measured).
 
 It also times `sleuth suggest` (the look-ahead included) on simulated logs of 3 and 4 players.
 """

@@ -378,7 +378,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     ]
     table = ReportTable(
         f"Look-ahead: my play, {turns} opponent turns, my next play",
-        ["candidate", "points ± s.e.", "vs one-step best (paired)", "states", "one-step points"],
+        ["candidate", "points ± s.e.", "gain on one-step best", "states", "one step"],
         rows,
         {next(i for i, v in enumerate(found) if v is best)},
     )

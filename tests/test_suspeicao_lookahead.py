@@ -317,3 +317,13 @@ def test_more_states_are_drawn_only_while_a_candidate_is_close_to_the_one_step_b
     assert ahead.best is not None and ahead.best.play.card == "clear"
     close = next(v for v in ahead.found if v.play.card == "close")
     assert close.gain == Fraction(1, 10) and lookahead.undecided(close)
+
+
+def test_with_a_budget_spent_no_more_states_are_drawn():
+    """The first states are always played; once the budget is spent, no more are drawn."""
+    doc = my_turn(3)
+    post = posterior(doc)
+    unlimited = lookahead.look_ahead(Document(doc), post, seed=0)
+    assert unlimited.drawn > lookahead.SAMPLES  # a state where a candidate stays close
+    ahead = lookahead.look_ahead(Document(doc), post, seed=0, budget=0.0)
+    assert ahead.drawn == lookahead.SAMPLES and ahead.found

@@ -24,7 +24,8 @@ The play advised is the one-step's best unless another candidate beats it by mor
 standard errors of their paired difference on the same states: eight states leave each value
 an error larger than most differences between candidates, and the highest mean alone would
 switch plays on noise. While a candidate is ahead on the mean but not yet by `Z` errors,
-`SAMPLES` more states are drawn (up to `MOST_SAMPLES`), played by it and the one-step's best.
+`SAMPLES` more states are drawn (up to `MOST_SAMPLES`; `suggest` stops drawing after
+`SUGGEST_BUDGET` seconds), played by it and the one-step's best.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import math
+import time
 from fractions import Fraction
 from random import Random
 
@@ -54,6 +56,7 @@ from solver.report import Table as ReportTable
 
 SAMPLES = 8  # hidden states each candidate is played on (the same ones for every candidate)
 MOST_SAMPLES = 32  # states drawn at most, 8 at a time, while a candidate is undecided
+SUGGEST_BUDGET = 3.0  # seconds after which `suggest` draws no more states (the first 8 always)
 CANDIDATES = 3  # the one-step's best plays valued ahead (besides the best EXCHANGE's gives)
 OPPONENT_POLICY = "random policy (simulate.py)"
 Z = 2  # standard errors by which a candidate must beat the one-step's best play to replace it
@@ -266,11 +269,18 @@ def valued(ranked: list[Play], columns: list[list[Fraction]]) -> list[Valued]:
 
 
 def look_ahead(
-    doc: Document, post, samples: int = SAMPLES, seed: int = 0, most: int = MOST_SAMPLES
+    doc: Document,
+    post,
+    samples: int = SAMPLES,
+    seed: int = 0,
+    most: int = MOST_SAMPLES,
+    budget: float | None = None,
 ) -> Ahead:
     """Every candidate with its value and standard error, best first, and the play advised.
-    `samples` states first; then, while some candidate is undecided (see `undecided`) and
-    fewer than `most` states are drawn, `samples` more, played by it and the one-step's best."""
+    `samples` states first; then, while some candidate is undecided (see `undecided`), fewer
+    than `most` states are drawn and (with a `budget`) fewer seconds have passed, `samples`
+    more, played by it and the one-step's best. Self-play passes no budget (reproducible)."""
+    start = time.perf_counter()
     extend = Extender(doc, post)
     rng = Random(seed)
     ranked = candidates(post)
@@ -280,6 +290,8 @@ def look_ahead(
     drawn = 0
     found: list[Valued] = []
     while playing and drawn < most:
+        if drawn and budget is not None and time.perf_counter() - start > budget:
+            break
         states = [draw_state(post, rng) for _ in range(min(samples, most - drawn))]
         streams = [rng.getrandbits(64) for _ in states]
         drawn += len(states)
@@ -326,7 +338,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     """The one-step report with the look-ahead's table and best play added."""
     if not usable(post):
         return report
-    ahead = look_ahead(doc, post, samples)
+    ahead = look_ahead(doc, post, samples, budget=SUGGEST_BUDGET)
     found = ahead.found
     turns = len(post.log.players) - 1
     dropped = ahead.drawn - ahead.kept
@@ -394,7 +406,8 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
         f"look-ahead: my play, {turns} opponent turns, my next play; the other players are "
         f"assumed to play the {OPPONENT_POLICY}; hidden states drawn from the exact belief, "
         f"{samples} for every candidate, up to {MOST_SAMPLES} for the one-step's best and any "
-        f"candidate close to it ({ahead.kept} here; the same states for all)",
+        f"candidate close to it while under {SUGGEST_BUDGET:g} s ({ahead.kept} here; the same "
+        "states for all)",
     ]
     if dropped:
         lines.append(f"look-ahead: {entangled}")

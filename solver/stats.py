@@ -37,6 +37,13 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean_and_se(values: list[Fraction]) -> tuple[Fraction, float]:
+    """The mean of samples (exact) and its standard error sd / sqrt(n) (0 for one value)."""
+    mean = sum(values, Fraction(0)) / len(values)
+    spread = sum(((v - mean) ** 2 for v in values), Fraction(0)) / max(len(values) - 1, 1)
+    return mean, math.sqrt(float(spread) / len(values))
+
+
 @dataclass
 class Margins:
     """A seat's per-round margins (its points minus the others' mean) as exact sums: picklable,

@@ -37,7 +37,7 @@ from models.game_of_suspicion.simulate import Record, Table, play_turn, turn
 from solver.logfile import Document
 from solver.report import Report, probability
 from solver.report import Table as ReportTable
-from solver.stats import shuffle_ties
+from solver.stats import mean_and_se, shuffle_ties
 
 SAMPLES = 12  # hidden worlds each candidate is played on (the same ones for every candidate)
 CANDIDATES = 3  # the one-step's best actions valued ahead, besides guessing now
@@ -244,10 +244,8 @@ def standard_error(
     """The standard error of the weighted mean. Worlds drawn: sd / sqrt(n). Worlds enumerated:
     sqrt(sum over worlds of p² s² / plays), s² the spread of the world's own plays (only the
     other players' and the hidden choices' randomness)."""
-    n = len(values)
     if not enumerated:
-        mean = sum(values, Fraction(0)) / n
-        return math.sqrt(float(sum(((v - mean) ** 2 for v in values), Fraction(0))) / (n - 1) / n)
+        return mean_and_se(values)[1]
     by_world: dict[int, list[Fraction]] = {}
     probability: dict[int, Fraction] = {}
     for world, weight, value in zip(worlds, weights, values, strict=True):

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-import math
 import time
 from fractions import Fraction
 from random import Random
@@ -53,6 +52,7 @@ from models.suspeicao.simulate import (
 from solver.logfile import Document
 from solver.report import Report, probability
 from solver.report import Table as ReportTable
+from solver.stats import mean_and_se
 
 SAMPLES = 8  # hidden states each candidate is played on (the same ones for every candidate)
 MOST_SAMPLES = 32  # states drawn at most, 8 at a time, while a candidate is undecided
@@ -233,13 +233,6 @@ class Ahead:
     drawn: int
     one_step: Valued | None = None  # the one-step's best play, valued ahead
     best: Valued | None = None
-
-
-def mean_and_se(values: list[Fraction]) -> tuple[Fraction, float]:
-    """The mean (exact) and its standard error sd / sqrt(n) (0 for one value)."""
-    mean = sum(values, Fraction(0)) / len(values)
-    spread = sum(((v - mean) ** 2 for v in values), Fraction(0)) / max(len(values) - 1, 1)
-    return mean, math.sqrt(float(spread) / len(values))
 
 
 def advised(found: list[Valued], one_step: Valued) -> Valued:

@@ -43,6 +43,7 @@ from solver.hidden_cards import COMB, SAFE, times
 
 ROWS_LIMIT = 4_000_000  # a table with more rows than this is refused (memory)
 PAIRS_LIMIT = 25_000_000  # a contraction turn with more (state, row) pairs: refused (memory)
+PAIRS_AT_ONCE = 65_536  # pairs of rows `joined_rows` looks at before checking its limit
 
 
 class TooLarge(Exception):
@@ -375,25 +376,83 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
     """One table for two: every pair of rows with equal values on the links they share (those
     links then forgotten), the hands side by side, weights multiplied. `sizes`: the supply's
     groups under the joined partition."""
+    a, b, i, j, keep_a, keep_b = _pairs_that_fit(a, b, sizes)
+    return Table(
+        [*a.hands, *b.hands],
+        a.partition,
+        a.keys,
+        np.concatenate([a.counts[i], b.counts[j]], axis=1),
+        reduced(times(a.weights[i], b.weights[j])),
+        [a.links[x] for x in keep_a] + [b.links[x] for x in keep_b],
+        np.concatenate([a.values[i][:, keep_a], b.values[j][:, keep_b]], axis=1),
+    ).merged()
+
+
+def joined_rows(a: Table, b: Table, sizes: Mapping[Key, int], limit: int | None = None) -> int:
+    """How many rows `join(a, b, sizes)` has, counted without building it; with a `limit`,
+    the count stops once past it (the number returned is then only known to exceed it). A
+    join too big to keep is refused, and building it first cost some 3-player look-ahead
+    rounds 100 s. Its rows are the distinct (a's row, b's row) parts of the pairs that fit,
+    where a row's part is its counts and the links it keeps; equal keys' weights could cancel
+    only if some weight is negative, and then the join is built and counted."""
+    if _has_negative(a.weights) or _has_negative(b.weights):
+        return join(a, b, sizes).rows
     partition = a.partition.join(b.partition)
     a, _ = a.regroup(partition, sizes)
     b, _ = b.regroup(partition, sizes)
     shared, on_a, on_b = _on_shared_links(a, b)
     i, j = _matching(on_a, on_b)
-    counts = np.concatenate([a.counts[i], b.counts[j]], axis=1)
-    fits = np.all(counts.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1)
-    i, j, counts = i[fits], j[fits], counts[fits]
+    held_a, held_b, room = _held(a, b, sizes)
+    part_a = _row_parts(a, [x for x in range(len(a.links)) if a.links[x] not in shared])
+    part_b = _row_parts(b, [x for x in range(len(b.links)) if b.links[x] not in shared])
+    live_a, live_b = a.weights != 0, b.weights != 0
+    width = int(part_b.max(initial=0)) + 1
+    seen = np.zeros(0, dtype=np.int64)
+    for start in range(0, len(i), PAIRS_AT_ONCE):
+        ic, jc = i[start : start + PAIRS_AT_ONCE], j[start : start + PAIRS_AT_ONCE]
+        keep = np.all(held_a[ic] + held_b[jc] <= room, axis=1) & live_a[ic] & live_b[jc]
+        seen = np.unique(np.concatenate([seen, part_a[ic[keep]] * width + part_b[jc[keep]]]))
+        if limit is not None and len(seen) > limit:
+            break
+    return len(seen)
+
+
+def _pairs_that_fit(a: Table, b: Table, sizes: Mapping[Key, int]):
+    """Both tables over the joined partition, the pairs of their rows (i, j) that agree on the
+    shared links and whose cards fit the supply, and the links each keeps."""
+    partition = a.partition.join(b.partition)
+    a, _ = a.regroup(partition, sizes)
+    b, _ = b.regroup(partition, sizes)
+    shared, on_a, on_b = _on_shared_links(a, b)
+    i, j = _matching(on_a, on_b)
+    held_a, held_b, room = _held(a, b, sizes)
+    fits = np.all(held_a[i] + held_b[j] <= room, axis=1)
     keep_a = [x for x in range(len(a.links)) if a.links[x] not in shared]
     keep_b = [x for x in range(len(b.links)) if b.links[x] not in shared]
-    return Table(
-        [*a.hands, *b.hands],
-        partition,
-        a.keys,
-        counts,
-        reduced(times(a.weights[i], b.weights[j])),
-        [a.links[x] for x in keep_a] + [b.links[x] for x in keep_b],
-        np.concatenate([a.values[i][:, keep_a], b.values[j][:, keep_b]], axis=1),
-    ).merged()
+    return a, b, i[fits], j[fits], keep_a, keep_b
+
+
+def _held(a: Table, b: Table, sizes: Mapping[Key, int]):
+    """Each row's cards per group in either table (summed once per row, not once per pair:
+    pairs are many), and the supply's groups."""
+    held_a = a.counts.sum(axis=1, dtype=np.int16)
+    held_b = b.counts.sum(axis=1, dtype=np.int16)
+    return held_a, held_b, np.array(list(sizes.values()), dtype=np.int16)
+
+
+def _row_parts(table: Table, keep: list[int]) -> np.ndarray:
+    """Each row's id among the table's distinct (counts, kept link values)."""
+    if table.rows == 0:
+        return np.zeros(0, dtype=np.int64)
+    flat = table.counts.reshape(table.rows, -1).astype(np.int64)
+    key = np.concatenate([flat, table.values[:, keep].astype(np.int64)], axis=1)
+    return np.unique(key, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+
+
+def _has_negative(weights: np.ndarray) -> bool:
+    if weights.dtype == object:
+        return any(int(w) < 0 for w in weights)
+    return bool((weights < 0).any())
 
 
 def matched_rows(a: Table, b: Table) -> int:

@@ -193,3 +193,31 @@ def test_simulated_reports_place_each_card_with_total_chance_one(players):
         post = engine({**game.doc, "events": events[:keep]})
         for card in post.round.incriminating:
             assert sum(post.incriminating(card).values(), Fraction(0)) == 1, (keep, card)
+
+
+@pytest.mark.parametrize("at_once", [7, 65_536])
+def test_joined_rows_counts_the_rows_join_would_build(at_once, monkeypatch):
+    """`joined_rows` decides whether two linked hand tables become one without building the
+    join (building it first cost some look-ahead rounds 100 s). On every pair the filter
+    weighs in random 3- and 4-player games of the full deck, it equals the built join's rows,
+    and with a limit it exceeds the limit exactly when the join would; also when it looks at
+    the pairs a few at a time (so its count stops early)."""
+    from models.suspeicao import belief as belief_module
+    from solver import card_tables
+
+    monkeypatch.setattr(card_tables, "PAIRS_AT_ONCE", at_once)
+    compared = []
+
+    def checked(a, b, sizes, limit=None):
+        found = card_tables.joined_rows(a, b, sizes, limit=limit)
+        rows = card_tables.join(a, b, sizes).rows
+        assert card_tables.joined_rows(a, b, sizes) == rows
+        assert (found > limit) == (rows > limit) and (found == rows or rows > limit)
+        compared.append((rows, limit))
+        return found
+
+    monkeypatch.setattr(belief_module, "joined_rows", checked)
+    for seed in range(12):
+        engine(random_game(random.Random(700 + seed), 3 + seed % 2).doc)
+    assert any(rows > limit for rows, limit in compared)  # joins refused
+    assert any(rows <= limit for rows, limit in compared)  # and kept

@@ -296,7 +296,7 @@ def test_more_states_are_drawn_only_while_a_candidate_is_close_to_the_one_step_b
     names = ["best", "clear", "close", "behind"]
     fake = [Play(n, "FORCE", "P2", Fraction(0), Fraction(0), Fraction(0)) for n in names]
     drawn = iter(range(10**6))
-    monkeypatch.setattr(lookahead, "candidates", lambda post: fake)
+    monkeypatch.setattr(lookahead, "candidates", lambda post, ranked=None: fake)
     monkeypatch.setattr(lookahead, "choice_of", lambda play, post: play.card)
     monkeypatch.setattr(lookahead, "draw_state", lambda post, rng: next(drawn))
     monkeypatch.setattr(lookahead, "Extender", lambda doc, post: None)

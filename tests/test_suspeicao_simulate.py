@@ -508,3 +508,29 @@ def test_a_control_round_seats_the_one_step_advice_in_every_seat(monkeypatch):
     monkeypatch.setattr(selfplay, "advice_policy", counting)
     sums = selfplay.play_chunk(GAMES["suspeicao"], random.Random(1), 1, "control-3")
     assert sums["control-3"].games == 1 and set(asked) == {"P1", "P2", "P3"}
+
+
+def test_a_round_from_one_seed_is_the_same_game_until_the_look_ahead_leaves_the_one_step(
+    monkeypatch,
+):
+    """`table_round` deals and plays a round from its seed. A look-ahead that always keeps the
+    one-step's best play (its EXCHANGE's give included) must play exactly the control's game,
+    so the head to head measures only the plays where the look-ahead differs; one that takes
+    the second play instead must change some round."""
+    from models.suspeicao import lookahead
+
+    game, players = GAMES["suspeicao"], ["P1", "P2", "P3"]
+    seeds = [5, 11, 12, 13]
+    control = [selfplay.table_round(game, players, seed, lookahead=False) for seed in seeds]
+
+    def keeps(doc, post, samples=8, seed=0, ranked=None):
+        return lookahead.choice_of(ranked[0], post)
+
+    monkeypatch.setattr(selfplay, "lookahead_choice", keeps)
+    assert [selfplay.table_round(game, players, seed, lookahead=True) for seed in seeds] == control
+
+    def second(doc, post, samples=8, seed=0, ranked=None):
+        return lookahead.choice_of(ranked[min(1, len(ranked) - 1)], post)
+
+    monkeypatch.setattr(selfplay, "lookahead_choice", second)
+    assert [selfplay.table_round(game, players, seed, lookahead=True) for seed in seeds] != control

@@ -56,6 +56,7 @@ from solver.card_tables import (
     contract,
     group_sizes,
     join,
+    joined_rows,
     matched_rows,
     order_tables,
     runs,
@@ -352,9 +353,10 @@ class Belief:
                 if matched > JOIN_TRIED:
                     self.untied.add((a.serial, b.serial))
                     continue
-                both = join(a, b, self.sizes(a.partition.join(b.partition)))
-                if both.rows <= min(JOIN_KEPT, matched, 4 * (a.rows + b.rows)):
-                    self.put(both)
+                sizes = self.sizes(a.partition.join(b.partition))
+                kept = min(JOIN_KEPT, matched, 4 * (a.rows + b.rows))
+                if joined_rows(a, b, sizes, limit=kept) <= kept:
+                    self.put(join(a, b, sizes))
                     break
                 self.untied.add((a.serial, b.serial))  # too big together: not tried again
             else:

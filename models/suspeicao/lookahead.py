@@ -193,9 +193,10 @@ def play_out(post, extend: Extender, state, choice: Choice, rng: Random) -> Frac
     return value + (best if best is not None else Fraction(0))
 
 
-def candidates(post) -> list[Play]:
-    """The one-step's best plays, and the best EXCHANGE with every card I could give."""
-    ranked = plays(post)
+def candidates(post, ranked: list[Play] | None = None) -> list[Play]:
+    """The one-step's best plays, and the best EXCHANGE with every card I could give; `ranked`:
+    the one-step ranking to take them from (a self-play bot's has its ties shuffled)."""
+    ranked = plays(post) if ranked is None else ranked
     found = ranked[:CANDIDATES]
     exchange = next((p for p in ranked if p.action == "EXCHANGE"), None)
     if exchange is not None:
@@ -268,6 +269,7 @@ def look_ahead(
     seed: int = 0,
     most: int = MOST_SAMPLES,
     budget: float | None = None,
+    ranked: list[Play] | None = None,
 ) -> Ahead:
     """Every candidate with its value and standard error, best first, and the play advised.
     `samples` states first; then, while some candidate is undecided (see `undecided`), fewer
@@ -276,7 +278,7 @@ def look_ahead(
     start = time.perf_counter()
     extend = Extender(doc, post)
     rng = Random(seed)
-    ranked = candidates(post)
+    ranked = candidates(post, ranked)
     choices = [choice_of(play, post) for play in ranked]
     columns: list[list[Fraction]] = [[] for _ in ranked]  # each candidate's values, state by state
     playing = list(range(len(ranked)))  # the candidates still played (the first one always)
@@ -319,11 +321,13 @@ def usable(post) -> bool:
     return not rnd.over and not rnd.final_turns and rnd.turn == post.log.me and bool(rnd.my_hand)
 
 
-def lookahead_choice(doc: Document, post, samples: int = SAMPLES, seed: int = 0) -> Choice | None:
+def lookahead_choice(
+    doc: Document, post, samples: int = SAMPLES, seed: int = 0, ranked: list[Play] | None = None
+) -> Choice | None:
     """The look-ahead's best play as a simulator choice (None: not usable here)."""
     if not usable(post):
         return None
-    best = look_ahead(doc, post, samples, seed).best
+    best = look_ahead(doc, post, samples, seed, ranked=ranked).best
     return choice_of(best.play, post) if best else None
 
 

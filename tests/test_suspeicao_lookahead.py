@@ -132,6 +132,7 @@ def test_suggest_adds_the_look_ahead_and_horizon_1_leaves_it_out():
         GAME.suggest(Document(doc), horizon=3)
 
 
+ENTANGLED_DRAW = Path(__file__).parent / "data" / "suspeicao-entangled-draw.yaml"
 ENTANGLED = Path(__file__).parent / "data" / "suspeicao-entangled-ahead.yaml"
 
 
@@ -150,6 +151,30 @@ def test_a_play_out_too_entangled_to_solve_drops_its_state_for_every_candidate()
     ahead = lookahead.look_ahead(Document(doc), post, seed=4, most=lookahead.SAMPLES)
     assert ahead.drawn == lookahead.SAMPLES and 0 < ahead.kept < ahead.drawn
     assert len(ahead.found) == len(lookahead.candidates(post))
+
+
+def test_a_state_whose_drawing_needs_a_refused_sum_is_dropped(monkeypatch):
+    """The kept log is a 4-player head-to-head round (bench seed 81, its 72nd) where the log
+    solves but drawing a state did not: a later opponent's hand, conditioned on the cards
+    drawn for the earlier ones, was too entangled, and the look-ahead bot crashed the run.
+    Such a state is dropped, as a refused play-out is; with every draw refused, the one-step
+    advice stands alone."""
+    doc = Document(yaml.safe_load(ENTANGLED_DRAW.read_text()))
+    post = GAME.posterior(doc)  # type: ignore[attr-defined]
+    with pytest.raises(Refused):
+        lookahead.draw_state(post, random.Random(32))
+    assert lookahead.drawable(post, random.Random(32)) is None
+
+    def refused(post, rng):
+        raise Refused(15, "a sum would look at too many pairs")
+
+    monkeypatch.setattr(lookahead, "draw_state", refused)
+    light = my_turn(5)
+    ahead = lookahead.look_ahead(Document(light), posterior(light))
+    assert (ahead.found, ahead.kept, ahead.drawn) == ([], 0, lookahead.SAMPLES)
+    report = GAME.suggest(Document(light))
+    assert report.data["plays"] == GAME.suggest(Document(light), horizon=1).data["plays"]
+    assert any(x.startswith("look-ahead: none; 8 of 8 drawn states dropped") for x in report.lines)
 
 
 def test_suggest_keeps_the_one_step_advice_when_every_state_is_dropped(monkeypatch):
@@ -180,6 +205,36 @@ def test_a_bot_whose_log_is_too_entangled_plays_at_random(monkeypatch):
     result = play_round(random.Random(3), ["P1", "P2", "P3"], "P1", policies=seats)
     assert calls["posterior"] >= 2  # both bots asked, were refused, and the round went on
     assert "end" in result.doc["events"][-1]
+
+
+def test_a_sum_refused_after_the_log_solved_is_a_one_line_error_or_a_random_play(monkeypatch):
+    """A hand's sum can be refused when asked for after the log itself solved (say by the
+    advice's REVEAL chances): `solve` and `suggest` then say so in one line, as for a log
+    refused while solving, and a self-play bot plays at random instead of stopping the run."""
+    from models.suspeicao import advice
+
+    doc = my_turn(5)
+    asked: Counter = Counter()
+
+    def refused(*args):
+        asked["refused"] += 1
+        raise Refused(7, "a sum would look at too many pairs")
+
+    monkeypatch.setattr(type(GAME), "report", lambda self, post: refused())
+    monkeypatch.setattr(advice, "plays", refused)
+    for command in (GAME.solve, GAME.suggest):
+        with pytest.raises(TooEntangled, match="too entangled to solve exactly"):
+            command(Document(doc))
+    assert asked["refused"] == 2
+    monkeypatch.setattr(selfplay, "plays", refused)  # the bots: their logs solve, not the sums
+    seats = {
+        "P1": selfplay.advice_policy(GAME),
+        "P2": selfplay.lookahead_policy(GAME, random.Random(1)),
+    }
+    asked.clear()
+    result = play_round(random.Random(3), ["P1", "P2", "P3"], "P1", policies=seats)
+    assert "end" in result.doc["events"][-1]
+    assert asked["refused"] >= 2  # the bots asked, were refused, and the round went on
 
 
 @settings(max_examples=40, deadline=None)

@@ -6,6 +6,7 @@ import random
 import re
 import shlex
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 
 from models.suspeicao import rules
@@ -173,7 +174,8 @@ class Suspeicao:
         return belief
 
     def solve(self, doc: Document, upto: int | None = None) -> Report:
-        return self.report(self.posterior(doc, upto))
+        with refusals_as_errors():
+            return self.report(self.posterior(doc, upto))
 
     def report(self, post: Posterior) -> Report:
         log, rnd, belief = post.log, post.round, post.belief
@@ -353,7 +355,8 @@ class Suspeicao:
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         from models.suspeicao.advice import suggest
 
-        return suggest(self, self.posterior(doc, upto), doc, horizon)
+        with refusals_as_errors():
+            return suggest(self, self.posterior(doc, upto), doc, horizon)
 
     def check(self, doc: Document) -> Report:
         from models.suspeicao.puzzle import check
@@ -424,6 +427,16 @@ def _card_order(card: str) -> tuple[int, str]:
 class TooEntangled(InputError):
     """The exact filter will not take this log on (docs/suspeicao.md, Limits): the user gets one
     line; a simulated player that meets it plays at random instead (selfplay.py)."""
+
+
+@contextmanager
+def refusals_as_errors() -> Iterator[None]:
+    """A sum the filter refuses while a report is built (a hand asked for after the log itself
+    solved) becomes the same one-line error as one refused while solving."""
+    try:
+        yield
+    except Refused as refused:
+        raise too_large(refused) from None
 
 
 def too_large(refused: Refused) -> InputError:

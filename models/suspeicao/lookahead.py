@@ -18,7 +18,9 @@ the belief conditioned on it, then the next opponent's; the pile holds the rest,
 Every candidate is played on the same states with the same random streams (common random
 numbers); values are exact Fractions, the standard error is sd / sqrt(plays). A state where some
 candidate's play-out leaves a log the exact filter refuses (too entangled) is dropped for every
-candidate; with none left the one-step advice stands alone.
+candidate, as is a state whose drawing needs a sum the filter refuses (a later opponent's
+hand, conditioned on the cards drawn for the earlier ones); with none left the one-step advice
+stands alone.
 
 The play advised is the one-step's best unless another candidate beats it by more than `Z`
 standard errors of their paired difference on the same states: eight states leave each value
@@ -123,6 +125,16 @@ def draw_state(post, rng: Random) -> dict[str, list[str]]:
     rng.shuffle(pile)
     state["pile"] = pile
     return state
+
+
+def drawable(post, rng: Random) -> dict[str, list[str]] | None:
+    """A drawn state, or None when drawing it needs a sum the exact filter refuses (a later
+    opponent's hand, conditioned on the cards drawn for the earlier ones, can be too entangled
+    even where the log itself solves): that state is dropped, as a refused play-out is."""
+    try:
+        return draw_state(post, rng)
+    except Refused:
+        return None
 
 
 def table_of(post, state: dict[str, list[str]]) -> Table:
@@ -287,9 +299,10 @@ def look_ahead(
     while playing and drawn < most:
         if drawn and budget is not None and time.perf_counter() - start > budget:
             break
-        states = [draw_state(post, rng) for _ in range(min(samples, most - drawn))]
+        wanted = min(samples, most - drawn)
+        states = [state for _ in range(wanted) if (state := drawable(post, rng)) is not None]
         streams = [rng.getrandbits(64) for _ in states]
-        drawn += len(states)
+        drawn += wanted
         for state, stream in zip(states, streams, strict=True):
             try:
                 row = [play_out(post, extend, state, choices[i], Random(stream)) for i in playing]
@@ -340,8 +353,8 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     turns = len(post.log.players) - 1
     dropped = ahead.drawn - ahead.kept
     entangled = (
-        f"{dropped} of {ahead.drawn} drawn states dropped: a play-out left a log too entangled "
-        "to solve exactly"
+        f"{dropped} of {ahead.drawn} drawn states dropped: drawing one, or its play-out, needed "
+        "a sum too entangled to solve exactly"
     )
     if not found:  # every state dropped: the one-step advice stands alone
         return Report(

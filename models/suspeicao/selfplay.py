@@ -16,6 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from models.suspeicao.advice import Play, plays
+from models.suspeicao.belief import Refused
 from models.suspeicao.game import TooEntangled
 from models.suspeicao.lookahead import lookahead_choice
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, View, play_round, random_policy
@@ -53,9 +54,9 @@ def lookahead_policy(game, seeds: random.Random) -> Callable[[View, random.Rando
         doc = Document(view.log())
         try:
             post = game.posterior(doc)
-        except TooEntangled:
+            ranked = ties_shuffled(plays(post), play_rng)
+        except (TooEntangled, Refused):  # beyond the exact filter's limits: a random play
             return random_policy(view, play_rng)
-        ranked = ties_shuffled(plays(post), play_rng)
         choice = lookahead_choice(doc, post, seed=seeds.getrandbits(64), ranked=ranked)
         return choice if choice is not None else one_step_choice(view, post, ranked, play_rng)
 
@@ -72,9 +73,10 @@ def advice_policy(game) -> Callable[[View, random.Random], Choice]:
             return random_policy(view, rng)
         try:
             post = game.posterior(Document(view.log()))
-        except TooEntangled:  # beyond the exact filter's limits: a random play
+            ranked = ties_shuffled(plays(post), rng)
+        except (TooEntangled, Refused):  # beyond the exact filter's limits: a random play
             return random_policy(view, rng)
-        return one_step_choice(view, post, ties_shuffled(plays(post), rng), rng)
+        return one_step_choice(view, post, ranked, rng)
 
     return decide
 

@@ -376,7 +376,10 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
     """One table for two: every pair of rows with equal values on the links they share (those
     links then forgotten), the hands side by side, weights multiplied. `sizes`: the supply's
     groups under the joined partition."""
-    a, b, i, j, keep_a, keep_b = _pairs_that_fit(a, b, sizes)
+    pairs = _Pairs(a, b, sizes)
+    a, b, keep_a, keep_b = pairs.a, pairs.b, pairs.keep_a, pairs.keep_b
+    fits = pairs.fit(pairs.i, pairs.j)
+    i, j = pairs.i[fits], pairs.j[fits]
     return Table(
         [*a.hands, *b.hands],
         a.partition,
@@ -397,47 +400,40 @@ def joined_rows(a: Table, b: Table, sizes: Mapping[Key, int], limit: int | None 
     only if some weight is negative, and then the join is built and counted."""
     if _has_negative(a.weights) or _has_negative(b.weights):
         return join(a, b, sizes).rows
-    partition = a.partition.join(b.partition)
-    a, _ = a.regroup(partition, sizes)
-    b, _ = b.regroup(partition, sizes)
-    shared, on_a, on_b = _on_shared_links(a, b)
-    i, j = _matching(on_a, on_b)
-    held_a, held_b, room = _held(a, b, sizes)
-    part_a = _row_parts(a, [x for x in range(len(a.links)) if a.links[x] not in shared])
-    part_b = _row_parts(b, [x for x in range(len(b.links)) if b.links[x] not in shared])
-    live_a, live_b = a.weights != 0, b.weights != 0
+    pairs = _Pairs(a, b, sizes)
+    part_a, part_b = _row_parts(pairs.a, pairs.keep_a), _row_parts(pairs.b, pairs.keep_b)
+    live_a, live_b = pairs.a.weights != 0, pairs.b.weights != 0
     width = int(part_b.max(initial=0)) + 1
     seen = np.zeros(0, dtype=np.int64)
-    for start in range(0, len(i), PAIRS_AT_ONCE):
-        ic, jc = i[start : start + PAIRS_AT_ONCE], j[start : start + PAIRS_AT_ONCE]
-        keep = np.all(held_a[ic] + held_b[jc] <= room, axis=1) & live_a[ic] & live_b[jc]
-        seen = np.unique(np.concatenate([seen, part_a[ic[keep]] * width + part_b[jc[keep]]]))
+    for start in range(0, len(pairs.i), PAIRS_AT_ONCE):
+        i, j = pairs.i[start : start + PAIRS_AT_ONCE], pairs.j[start : start + PAIRS_AT_ONCE]
+        keep = pairs.fit(i, j) & live_a[i] & live_b[j]
+        seen = np.unique(np.concatenate([seen, part_a[i[keep]] * width + part_b[j[keep]]]))
         if limit is not None and len(seen) > limit:
             break
     return len(seen)
 
 
-def _pairs_that_fit(a: Table, b: Table, sizes: Mapping[Key, int]):
-    """Both tables over the joined partition, the pairs of their rows (i, j) that agree on the
-    shared links and whose cards fit the supply, and the links each keeps."""
-    partition = a.partition.join(b.partition)
-    a, _ = a.regroup(partition, sizes)
-    b, _ = b.regroup(partition, sizes)
-    shared, on_a, on_b = _on_shared_links(a, b)
-    i, j = _matching(on_a, on_b)
-    held_a, held_b, room = _held(a, b, sizes)
-    fits = np.all(held_a[i] + held_b[j] <= room, axis=1)
-    keep_a = [x for x in range(len(a.links)) if a.links[x] not in shared]
-    keep_b = [x for x in range(len(b.links)) if b.links[x] not in shared]
-    return a, b, i[fits], j[fits], keep_a, keep_b
+class _Pairs:
+    """Two tables over their joined partition (`a`, `b`), the pairs of their rows (`i`, `j`)
+    that agree on the links they share, and the links each keeps."""
 
+    def __init__(self, a: Table, b: Table, sizes: Mapping[Key, int]):
+        partition = a.partition.join(b.partition)
+        self.a, _ = a.regroup(partition, sizes)
+        self.b, _ = b.regroup(partition, sizes)
+        shared, on_a, on_b = _on_shared_links(self.a, self.b)
+        self.i, self.j = _matching(on_a, on_b)
+        self.keep_a = [x for x, link in enumerate(self.a.links) if link not in shared]
+        self.keep_b = [x for x, link in enumerate(self.b.links) if link not in shared]
+        # each row's cards per group, summed once per row, not once per pair: pairs are many
+        self.held_a = self.a.counts.sum(axis=1, dtype=np.int16)
+        self.held_b = self.b.counts.sum(axis=1, dtype=np.int16)
+        self.room = np.array(list(sizes.values()), dtype=np.int16)
 
-def _held(a: Table, b: Table, sizes: Mapping[Key, int]):
-    """Each row's cards per group in either table (summed once per row, not once per pair:
-    pairs are many), and the supply's groups."""
-    held_a = a.counts.sum(axis=1, dtype=np.int16)
-    held_b = b.counts.sum(axis=1, dtype=np.int16)
-    return held_a, held_b, np.array(list(sizes.values()), dtype=np.int16)
+    def fit(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Which of the pairs (i, j) hold no more of a group's cards than the supply has."""
+        return np.all(self.held_a[i] + self.held_b[j] <= self.room, axis=1)
 
 
 def _row_parts(table: Table, keep: list[int]) -> np.ndarray:

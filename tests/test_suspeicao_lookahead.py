@@ -382,3 +382,31 @@ def test_with_a_budget_spent_no_more_states_are_drawn():
     assert unlimited.drawn > lookahead.SAMPLES  # a state where a candidate stays close
     ahead = lookahead.look_ahead(Document(doc), post, seed=0, budget=0.0)
     assert ahead.drawn == lookahead.SAMPLES and ahead.found
+
+
+def test_a_draw_reads_the_first_hand_from_the_posterior_and_draws_as_a_fresh_copy_would():
+    """`draw_state` asks the posterior itself for the first opponent's hand (worked out once
+    a decision); the states drawn are those of drawing every hand from a fresh copy."""
+
+    def from_copies(post, rng):
+        belief = post.belief.copy()
+        state = {}
+        for place in belief.opponents:
+            hand = belief.hand(place)
+            row = hand.rows[lookahead.pick(hand.weights, rng)]
+            cards = []
+            for group, count in enumerate(row.tolist()):
+                cards += rng.sample(sorted(hand.members[group]), int(count))
+            for card in sorted(cards):
+                belief.isolate(place, card)
+            belief = belief.copy()
+            state[place] = cards
+        pile = sorted(post.belief.supply - {c for cards in state.values() for c in cards})
+        rng.shuffle(pile)
+        return {**state, "pile": pile}
+
+    for seed, players in [(1, 3), (2, 4), (3, 4)]:
+        post = posterior(my_turn(seed, players))
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(6):
+            assert lookahead.draw_state(post, ours) == from_copies(post, theirs)

@@ -104,8 +104,9 @@ def pick(weights, rng: Random) -> int:
 
 
 def draw_state(post, rng: Random) -> dict[str, list[str]]:
-    """A hidden state drawn from the exact posterior: each opponent's cards (and `pile`)."""
-    belief = post.belief.copy()
+    """A hidden state drawn from the exact posterior: each opponent's cards (and `pile`). The
+    first opponent's hand is the posterior's own (worked out once, not once a draw)."""
+    belief = post.belief
     state: dict[str, list[str]] = {}
     for place in belief.opponents:
         if not belief.hand_size(place):
@@ -116,9 +117,10 @@ def draw_state(post, rng: Random) -> dict[str, list[str]]:
         cards = []
         for group, count in enumerate(row.tolist()):
             cards += rng.sample(sorted(hand.members[group]), int(count))
+        belief = belief.copy()  # a copy to change, which forgets the answers asked before
         for card in sorted(cards):
             belief.isolate(place, card)
-        belief = belief.copy()  # a copy forgets the answers asked before these cards were fixed
+        belief = belief.copy()  # ... and forgets any asked while these cards were fixed
         state[place] = cards
     held = {c for cards in state.values() for c in cards}
     pile = sorted(post.belief.supply - held)

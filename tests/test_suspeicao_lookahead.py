@@ -141,14 +141,14 @@ def test_a_play_out_too_entangled_to_solve_drops_its_state_for_every_candidate()
     post = posterior(doc)
     with pytest.raises(Refused):  # the state the file was kept for: its play-out is refused
         extend = lookahead.Extender(Document(doc), post)
-        rng = random.Random(4)
+        rng = random.Random(8)
         states = [lookahead.draw_state(post, rng) for _ in range(lookahead.SAMPLES)]
         streams = [rng.getrandbits(64) for _ in states]
         for state, stream in zip(states, streams, strict=True):
             for play in lookahead.candidates(post):
                 choice = lookahead.choice_of(play, post)
                 lookahead.play_out(post, extend, state, choice, random.Random(stream))
-    ahead = lookahead.look_ahead(Document(doc), post, seed=4, most=lookahead.SAMPLES)
+    ahead = lookahead.look_ahead(Document(doc), post, seed=8, most=lookahead.SAMPLES)
     assert ahead.drawn == lookahead.SAMPLES and 0 < ahead.kept < ahead.drawn
     assert len(ahead.found) == len(lookahead.candidates(post))
 
@@ -410,3 +410,35 @@ def test_a_draw_reads_the_first_hand_from_the_posterior_and_draws_as_a_fresh_cop
         ours, theirs = random.Random(seed), random.Random(seed)
         for _ in range(6):
             assert lookahead.draw_state(post, ours) == from_copies(post, theirs)
+
+
+def test_the_opponents_of_a_play_out_play_the_one_step_advices_order_of_kinds(monkeypatch):
+    """`one_step_proxy` (the other players in a play-out) passes evidence away whenever it
+    can, then plays a REVEAL or FORCE, then any other card, its own incriminating card only
+    when nothing else is in hand; and the look-ahead's play-outs ask it for every other
+    player's plays."""
+    seen: Counter = Counter()
+
+    def checked(view, rng):
+        choice = lookahead.one_step_proxy(view, rng)
+        if view.decision == PLAY and not view.final:
+            kinds = {lookahead.play_kind(view, c) for c in view.choices}
+            assert lookahead.play_kind(view, choice) == max(kinds)
+            seen[lookahead.play_kind(view, choice)] += 1
+        return choice
+
+    for seed in range(8):
+        play_round(random.Random(seed), ["P1", "P2", "P3"], "P1", policies={"P2": checked})
+    assert set(seen) >= {1, 2, 3}  # every kind but the last came up
+
+    asked: Counter = Counter()
+    proxy = lookahead.one_step_proxy
+
+    def counting(view, rng):
+        asked[view.seat] += 1
+        return proxy(view, rng)
+
+    monkeypatch.setattr(lookahead, "one_step_proxy", counting)
+    doc = my_turn(1)
+    lookahead.look_ahead(Document(doc), posterior(doc), most=lookahead.SAMPLES)
+    assert set(asked) == {"P2", "P3"}

@@ -6,8 +6,8 @@ hidden states drawn from the exact belief: the state is dealt onto a simulator t
 (simulate.py), my play is carried out by the rules, the other players take their turns until
 mine by `one_step_proxy` (the policy assumed for them: the one-step advice's order of play
 kinds, without its beliefs; it replaced the simulator's uniform random plays, far from what
-one-step players do), and my next turn is valued by the one-step advice from the posterior of the log I
-would then have (its best play's points). A candidate's value is the change, on the way, of my
+one-step players do), and my next turn is valued by the one-step advice from the posterior of
+the log I would then have (its best play's points). A candidate's value is the change, on the way, of my
 score as it would stand if the round ended now (points, +2 for each incriminating card in my
 hand, -1 for each in front of me: so passing my evidence away gains 1, evidence revealed from
 my hand loses 3, an EXCHANGE that gives evidence away loses 2), plus that next-turn value. A
@@ -213,8 +213,9 @@ def one_step_proxy(view: View, rng: Random) -> Choice:
         return block_when_holding(view)
     if view.decision != PLAY or view.final:
         return random_policy(view, rng)
-    best = max(play_kind(view, c) for c in view.choices)
-    return rng.choice([c for c in view.choices if play_kind(view, c) == best])
+    kinds = [play_kind(view, c) for c in view.choices]
+    best = max(kinds)
+    return rng.choice([c for c, kind in zip(view.choices, kinds, strict=True) if kind == best])
 
 
 def standing(table: Table, seat: str) -> int:

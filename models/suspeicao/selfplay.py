@@ -18,7 +18,7 @@ from fractions import Fraction
 from models.suspeicao.advice import Play, plays
 from models.suspeicao.belief import Refused
 from models.suspeicao.game import TooEntangled
-from models.suspeicao.lookahead import lookahead_choice
+from models.suspeicao.lookahead import block_when_holding, lookahead_choice
 from models.suspeicao.simulate import BLOCK, PLAY, Choice, View, play_round, random_policy
 from solver.errors import InputError
 from solver.logfile import Document
@@ -66,9 +66,7 @@ def lookahead_policy(game, seeds: random.Random) -> Callable[[View, random.Rando
 def advice_policy(game) -> Callable[[View, random.Random], Choice]:
     def decide(view: View, rng: random.Random) -> Choice:
         if view.decision == BLOCK:
-            holds_evidence = any(c in view.incriminating for c in view.hand)
-            blocks = [c for c in view.choices if c.card is not None]
-            return blocks[0] if holds_evidence and blocks else Choice()
+            return block_when_holding(view)
         if view.decision != PLAY:  # a new target after a block: one of those left, at random
             return random_policy(view, rng)
         try:

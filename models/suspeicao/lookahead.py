@@ -61,7 +61,10 @@ SAMPLES = 8  # hidden states each candidate is played on (the same ones for ever
 MOST_SAMPLES = 32  # states drawn at most, 8 at a time, while a candidate is undecided
 SUGGEST_BUDGET = 3.0  # seconds after which `suggest` draws no more states (the first 8 always)
 CANDIDATES = 3  # the one-step's best plays valued ahead (besides the best EXCHANGE's gives)
-OPPONENT_POLICY = "one-step proxy (lookahead.py: the one-step advice's order of play kinds)"
+OPPONENT_POLICY = (  # in the words a player reads (`one_step_proxy`)
+    "one-step advice's order of plays: pass evidence away if they can, else a REVEAL or FORCE, "
+    "else any card, their own incriminating card last"
+)
 Z = 2  # standard errors by which a candidate must beat the one-step's best play to replace it
 RULE = (
     "the one-step's best play, unless a candidate beats it on the same states by more than "

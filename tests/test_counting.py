@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from itertools import product
 
+import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solver.card_tables import compositions
+from solver.card_tables import Partition, Table, compositions
 from solver.counting import count_distinct_tuples, set_partitions, size
 
 small_sets = st.lists(
@@ -78,3 +80,45 @@ def test_compositions_are_every_split_within_the_caps_in_order(total, caps):
     found = compositions(total, caps)
     assert found.shape == (len(expected), len(caps))
     assert [tuple(int(x) for x in row) for row in found] == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 4).flatmap(
+        lambda columns: st.integers(1, 4).flatmap(
+            lambda classes: st.lists(
+                st.lists(
+                    st.lists(st.integers(0, 9), min_size=classes, max_size=classes),
+                    min_size=columns,
+                    max_size=columns,
+                ),
+                min_size=1,
+                max_size=6,
+            )
+        )
+    )
+)
+def test_ways_within_is_the_multinomial_of_each_class(rows):
+    """Table.ways_within against factorials: per row, Π_class (Σ_column n)! / Π_column n!.
+    Rows of at most 24 cards, as hands at a table hold (the ways then fit in int64)."""
+    assume(all(sum(map(sum, row)) <= 24 for row in rows))
+    columns, classes = len(rows[0]), len(rows[0][0])
+    table = Table(
+        [f"h{i}" for i in range(columns)],
+        Partition(),
+        [((), f"k{k}") for k in range(classes)],
+        np.array(rows, dtype=np.int8),
+        np.ones(len(rows), np.int64),
+        [],
+        np.zeros((len(rows), 0), np.int32),
+    )
+    expected = []
+    for row in rows:
+        ways = 1
+        for k in range(classes):
+            held = [row[c][k] for c in range(columns)]
+            ways *= math.factorial(sum(held))
+            for n in held:
+                ways //= math.factorial(n)
+        expected.append(ways)
+    assert table.ways_within().tolist() == expected

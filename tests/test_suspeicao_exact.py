@@ -221,3 +221,83 @@ def test_joined_rows_counts_the_rows_join_would_build(at_once, monkeypatch):
         engine(random_game(random.Random(700 + seed), 3 + seed % 2).doc)
     assert any(rows > limit for rows, limit in compared)  # joins refused
     assert any(rows <= limit for rows, limit in compared)  # and kept
+
+
+def test_regroup_to_the_same_partition_keeps_what_the_general_way_keeps(monkeypatch):
+    """A table regrouped to its own partition (the supply lost a card: most of a look-ahead's
+    table work) takes a one-pass path, `_fitted`. On every such regroup in random 3- and
+    4-player games of the full deck it keeps the rows the group-by-group `_split` keeps, in
+    the same order, with the same weights and row map."""
+    from solver import card_tables
+
+    general = card_tables.Table.regroup
+    dropped = []
+
+    def checked(self, partition, sizes):
+        found, index = general(self, partition, sizes)
+        if partition == self.partition:
+            slow, slow_index = self._split(partition, sizes)
+            assert found.keys == slow.keys and index.tolist() == slow_index.tolist()
+            assert found.counts.tolist() == slow.counts.tolist()
+            assert found.weights.tolist() == slow.weights.tolist()
+            assert found.values.tolist() == slow.values.tolist()
+            dropped.append(found.rows < self.rows)
+        return found, index
+
+    monkeypatch.setattr(card_tables.Table, "regroup", checked)
+    for seed in range(6):
+        engine(random_game(random.Random(900 + seed), 3 + seed % 2).doc)
+    assert any(dropped) and not all(dropped)  # rows went, and all stayed
+
+
+def resolved_the_long_way(belief, hand):
+    """`Belief.resolve` as first written: every (row, draw) pair built, then filtered."""
+    import numpy as np
+
+    from solver.card_tables import compositions
+    from solver.hidden_cards import COMB
+
+    table = belief.own(hand)
+    sizes = belief.sizes(table.partition)
+    table = table.regroup(table.partition, sizes)[0]
+    h = table.column(hand)
+    caps = np.array([sizes[k] for k in table.keys], dtype=np.int64)
+    draws = compositions(belief.pooled[hand], caps.tolist())
+    rows = np.repeat(np.arange(table.rows), len(draws))
+    drawn = np.tile(draws, (table.rows, 1))
+    counts = table.counts[rows]
+    counts[:, h, :] += drawn
+    fits = np.all(table.take()[rows] + drawn <= caps, axis=1)
+    rows, drawn, counts = rows[fits], drawn[fits], counts[fits]
+    factor = np.ones(len(rows), dtype=np.int64)
+    for g in np.flatnonzero(draws.any(axis=0)):
+        factor *= COMB[counts[:, h, g], drawn[:, g]]
+    resolved = table.pick(rows, factor)
+    resolved.counts = counts
+    return resolved.merged()
+
+
+def test_resolve_draws_what_every_row_and_draw_pair_gives(monkeypatch):
+    """`Belief.resolve` finds which draws of a hand's pooled slots fit each row, and their
+    ways, once per distinct row part that decides them. On every resolve with slots to draw in
+    random 3- and 4-player games of the full deck, its table is the one built from every
+    (row, draw) pair: the same rows, in the same order, with the same weights."""
+    from models.suspeicao.belief import Belief
+
+    fast = Belief.resolve
+    compared = []
+
+    def checked(self, hand):
+        expected = resolved_the_long_way(self, hand) if self.pooled[hand] else None
+        found = fast(self, hand)
+        if expected is not None:
+            assert found.counts.tolist() == expected.counts.tolist()
+            assert found.weights.tolist() == expected.weights.tolist()
+            assert found.values.tolist() == expected.values.tolist()
+            compared.append(found.rows)
+        return found
+
+    monkeypatch.setattr(Belief, "resolve", checked)
+    for seed in range(6):
+        engine(random_game(random.Random(950 + seed), 3 + seed % 2).doc)
+    assert len(compared) > 20 and max(compared) > 100

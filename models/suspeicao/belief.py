@@ -54,6 +54,7 @@ from solver.card_tables import (
     combine,
     compositions,
     contract,
+    distinct_rows,
     group_sizes,
     join,
     joined_rows,
@@ -378,17 +379,19 @@ class Belief:
         draws = compositions(slots, caps.tolist())
         if table.rows * len(draws) > ROWS_LIMIT:
             raise TooLarge(f"a hand's table would have more than {ROWS_LIMIT:,} rows")
-        rows = np.repeat(np.arange(table.rows), len(draws))
-        drawn = np.tile(draws, (table.rows, 1))
-        counts = table.counts[rows]
-        counts[:, h, :] += drawn
-        fits = np.all(table.take()[rows] + drawn <= caps, axis=1)
-        rows, drawn, counts = rows[fits], drawn[fits], counts[fits]
-        factor = np.ones(len(rows), dtype=np.int64)  # few cards are drawn: this stays small
-        for g in np.flatnonzero(draws.any(axis=0)):
-            factor *= COMB[counts[:, h, g], drawn[:, g]]
-        resolved = table.pick(rows, factor)
-        resolved.counts = counts
+        # which draws fit each row, and each draw's ways, worked out once per distinct row part
+        # that decides them (a row's room left in the supply; the hand's own counts): a big
+        # table has few of those, and its rows x draws were 2 GB of temporaries
+        radix = (caps + 1).tolist()
+        room = caps - table.take()
+        first, room_of = distinct_rows(room, radix)
+        rows, drawn_at = np.nonzero(np.all(draws <= room[first][:, None, :], axis=2)[room_of])
+        first, held_of = distinct_rows(table.counts[:, h, :], radix)
+        held = table.counts[first, h, :].astype(np.int64)
+        after = np.minimum(held[:, None, :] + draws, COMB.shape[0] - 1)
+        ways = COMB[after, draws].prod(axis=2)  # [held, draw]: Π_group C(count after, drawn)
+        resolved = table.pick(rows, ways[held_of[rows], drawn_at])
+        resolved.counts[:, h, :] += draws[drawn_at]
         self.pooled[hand] = 0
         self.explicit[hand] += slots
         return self.put(resolved.merged())

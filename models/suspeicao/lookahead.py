@@ -112,6 +112,7 @@ def draw_state(post, rng: Random) -> dict[str, list[str]]:
     first opponent's hand is the posterior's own (worked out once, not once a draw)."""
     belief = post.belief
     state: dict[str, list[str]] = {}
+    holding = [p for p in belief.opponents if belief.hand_size(p)]
     for place in belief.opponents:
         if not belief.hand_size(place):
             state[place] = []
@@ -121,11 +122,13 @@ def draw_state(post, rng: Random) -> dict[str, list[str]]:
         cards = []
         for group, count in enumerate(row.tolist()):
             cards += rng.sample(sorted(hand.members[group]), int(count))
+        state[place] = cards
+        if place == holding[-1]:  # the pile is the rest: no later hand to condition
+            continue
         belief = belief.copy()  # a copy to change, which forgets the answers asked before
         for card in sorted(cards):
             belief.isolate(place, card)
         belief = belief.copy()  # ... and forgets any asked while these cards were fixed
-        state[place] = cards
     held = {c for cards in state.values() for c in cards}
     pile = sorted(post.belief.supply - held)
     rng.shuffle(pile)

@@ -568,9 +568,29 @@ def load(path: str | Path) -> Document:
     return parse_text(read_text(Path(path), str(path)), str(path))
 
 
+YAML_LINE_BREAKS = ("\x85", "\u2028", "\u2029")  # YAML 1.1 reads these as line breaks
+
+
+class _LogDumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, except that a string holding a YAML line break is double-quoted.
+
+    With `allow_unicode` PyYAML writes NEL (U+0085) as it is inside a quoted string, and a YAML
+    reader folds it into a space: a typed line would come back changed. Double quotes escape it."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if any(mark in text for mark in YAML_LINE_BREAKS) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_LogDumper.add_representer(str, _represent_text)
+
+
 def dump(data: dict[str, Any]) -> str:
     """YAML text for a log, keys in the order they were given, flow style for short lists."""
-    return yaml.safe_dump(data, sort_keys=False, default_flow_style=None, allow_unicode=True)
+    return yaml.dump(
+        data, Dumper=_LogDumper, sort_keys=False, default_flow_style=None, allow_unicode=True
+    )
 
 
 KEEP_LAYOUT_UP_TO = 100_000  # bytes: a log this large is machine-made, and written plainly

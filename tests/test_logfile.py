@@ -7,6 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from models import game_of_suspicion, six_suspects, suspeicao, three_of_a_crime
 from solver import logfile
@@ -93,3 +96,13 @@ def test_a_field_added_anywhere_in_an_example_is_refused(example):
         assert "no field 'zz_extra'" in message or re.match(
             r"[a-z_.]+: unknown player 'zz_extra'", message
         ), refused.value
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=12))
+@example("0\x850")
+@example("a\u2028b")
+def test_any_text_dumped_reads_back_unchanged(text):
+    """Typed lines are kept verbatim: a YAML line break (NEL, U+2028) must not fold to a space."""
+    data = {"rejected": [{"typed": text}], "note": text}
+    assert yaml.safe_load(logfile.dump(data)) == data

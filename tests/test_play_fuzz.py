@@ -146,6 +146,7 @@ def test_random_sessions_never_break_and_lose_nothing(game, tmp_path_factory):
     )
     @given(st.lists(typed(game), min_size=1, max_size=8))
     @example(["show", "Q", "undo"])  # a leave word ends the session mid-list
+    @example(["0\x850", "x\u2028y"])  # YAML line breaks in a typed line, kept as typed
     def sessions(lines: list[str]) -> None:
         play_session(game, lines, folder)
 

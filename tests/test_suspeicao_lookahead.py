@@ -374,14 +374,38 @@ def test_more_states_are_drawn_only_while_a_candidate_is_close_to_the_one_step_b
     assert close.gain == Fraction(1, 10) and lookahead.undecided(close)
 
 
-def test_with_a_budget_spent_no_more_states_are_drawn():
-    """The first states are always played; once the budget is spent, no more are drawn."""
+def test_with_a_budget_spent_no_more_states_are_played():
+    """Once the budget is spent, no more states are drawn, and the batch in hand stops after
+    `FLOOR` kept states: the rest are cut for every candidate (the values stay paired), and
+    the one-step's best is advised."""
     doc = my_turn(3)
     post = posterior(doc)
     unlimited = lookahead.look_ahead(Document(doc), post, seed=0)
     assert unlimited.drawn > lookahead.SAMPLES  # a state where a candidate stays close
+    assert unlimited.cut == 0
     ahead = lookahead.look_ahead(Document(doc), post, seed=0, budget=0.0)
     assert ahead.drawn == lookahead.SAMPLES and ahead.found
+    assert ahead.kept == lookahead.FLOOR
+    assert ahead.cut == lookahead.SAMPLES - lookahead.FLOOR  # nothing here is refused
+    assert ahead.best is ahead.one_step
+    assert {v.states for v in ahead.found} == {lookahead.FLOOR}
+
+
+def test_a_report_says_when_the_budget_cut_states(monkeypatch):
+    """`suggest` names the states the time budget left unplayed, apart from the refused ones,
+    and says why it keeps the one-step's best."""
+    monkeypatch.setattr(lookahead, "SUGGEST_BUDGET", 0.0)
+    report = GAMES["suspeicao"].suggest(Document(my_turn(3)))
+    ahead = report.data["lookahead"]
+    assert ahead["samples"] == lookahead.FLOOR
+    assert ahead["cut_for_time"] == lookahead.SAMPLES - lookahead.FLOOR
+    assert ahead["dropped"] == 0
+    text = "\n".join(report.lines)
+    assert (
+        f"{lookahead.SAMPLES - lookahead.FLOOR} of {lookahead.SAMPLES} drawn states not played"
+        in text
+    )
+    assert f"time ran out with {lookahead.FLOOR} states" in text
 
 
 def test_a_draw_reads_the_first_hand_from_the_posterior_and_draws_as_a_fresh_copy_would():

@@ -28,7 +28,11 @@ standard errors of their paired difference on the same states: eight states leav
 an error larger than most differences between candidates, and the highest mean alone would
 switch plays on noise. While a candidate is ahead on the mean but not yet by `Z` errors,
 `SAMPLES` more states are drawn (up to `MOST_SAMPLES`; `suggest` stops drawing after
-`SUGGEST_BUDGET` seconds), played by it and the one-step's best.
+`SUGGEST_BUDGET` seconds), played by it and the one-step's best. Once the budget is spent,
+`suggest` also stops inside a batch, before its next play-out, as soon as `FLOOR` states are
+kept: a single state can take seconds per candidate. The unplayed states are cut for every
+candidate (so the values stay paired), and if fewer than `SAMPLES` states are kept, the
+one-step's best is advised.
 """
 
 from __future__ import annotations
@@ -59,7 +63,8 @@ from solver.stats import mean_and_se
 
 SAMPLES = 8  # hidden states each candidate is played on (the same ones for every candidate)
 MOST_SAMPLES = 32  # states drawn at most, 8 at a time, while a candidate is undecided
-SUGGEST_BUDGET = 3.0  # seconds after which `suggest` draws no more states (the first 8 always)
+SUGGEST_BUDGET = 3.0  # seconds after which `suggest` plays no more states (FLOOR at least)
+FLOOR = 2  # states kept before the budget may cut a batch short (a standard error needs 2)
 CANDIDATES = 3  # the one-step's best plays valued ahead (besides the best EXCHANGE's gives)
 OPPONENT_POLICY = (  # in the words a player reads (`one_step_proxy`)
     "one-step advice's order of plays: pass evidence away if they can, else a REVEAL or FORCE, "
@@ -285,13 +290,15 @@ class Ahead:
     """The look-ahead's candidates, best value first; `kept`: the drawn states the one-step's
     best was played on (a state where some candidate's play-out leaves a log too entangled to
     solve exactly is dropped for all of them; each candidate's `states` are the first of
-    these); `best`: the play advised (see `advised`)."""
+    these); `cut`: drawn states left unplayed when the time budget ran out; `best`: the play
+    advised (see `advised`)."""
 
     found: list[Valued]
     kept: int
     drawn: int
     one_step: Valued | None = None  # the one-step's best play, valued ahead
     best: Valued | None = None
+    cut: int = 0
 
 
 def advised(found: list[Valued], one_step: Valued) -> Valued:
@@ -332,8 +339,14 @@ def look_ahead(
     """Every candidate with its value and standard error, best first, and the play advised.
     `samples` states first; then, while some candidate is undecided (see `undecided`), fewer
     than `most` states are drawn and (with a `budget`) fewer seconds have passed, `samples`
-    more, played by it and the one-step's best. Self-play passes no budget (reproducible)."""
+    more, played by it and the one-step's best. With the `budget` spent and `FLOOR` states
+    kept, the next play-out is not started: the states left are `cut`, and with fewer than
+    `samples` kept the one-step's best is advised. Self-play passes no budget (reproducible)."""
     start = time.perf_counter()
+
+    def out_of_time() -> bool:
+        return budget is not None and time.perf_counter() - start > budget
+
     extend = Extender(doc, post)
     rng = Random(seed)
     ranked = candidates(post, ranked)
@@ -342,18 +355,26 @@ def look_ahead(
     playing = list(range(len(ranked)))  # the candidates still played (the first one always)
     drawn = 0
     found: list[Valued] = []
-    while playing and drawn < most:
-        if drawn and budget is not None and time.perf_counter() - start > budget:
+    cut = 0
+    while playing and drawn < most and not cut:
+        if drawn and out_of_time():
             break
         wanted = min(samples, most - drawn)
         states = [state for _ in range(wanted) if (state := drawable(post, rng)) is not None]
         streams = [rng.getrandbits(64) for _ in states]
         drawn += wanted
-        for state, stream in zip(states, streams, strict=True):
+        for n, (state, stream) in enumerate(zip(states, streams, strict=True)):
+            row: list[Fraction] = []
             try:
-                row = [play_out(post, extend, state, choices[i], Random(stream)) for i in playing]
+                for i in playing:
+                    if len(columns[0]) >= FLOOR and out_of_time():
+                        break
+                    row.append(play_out(post, extend, state, choices[i], Random(stream)))
             except Refused:  # common random numbers: the state goes for every candidate
                 continue
+            if len(row) < len(playing):  # out of time: this state and the rest go for all
+                cut = len(states) - n
+                break
             for i, value in zip(playing, row, strict=True):
                 columns[i].append(value)
         if not columns[0]:
@@ -362,10 +383,12 @@ def look_ahead(
         close = [i for i in range(1, len(found)) if undecided(found[i])]
         playing = [0, *close] if close else []
     if not found:
-        return Ahead([], 0, drawn)
+        return Ahead([], 0, drawn, cut=cut)
     one_step = found[0]  # candidates() lists the one-step's best play first
     found.sort(key=lambda v: (-v.mean, v.play.card, v.play.target or "", v.play.give or ""))
-    return Ahead(found, len(columns[0]), drawn, one_step, advised(found, one_step))
+    kept = len(columns[0])
+    best = one_step if cut and kept < samples else advised(found, one_step)
+    return Ahead(found, kept, drawn, one_step, best, cut)
 
 
 def label(play: Play) -> str:
@@ -397,7 +420,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     ahead = look_ahead(doc, post, samples, budget=SUGGEST_BUDGET)
     found = ahead.found
     turns = len(post.log.players) - 1
-    dropped = ahead.drawn - ahead.kept
+    dropped = ahead.drawn - ahead.kept - ahead.cut
     entangled = (
         f"{dropped} of {ahead.drawn} drawn states dropped: drawing one, or its play-out, needed "
         "a sum too entangled to solve exactly"
@@ -418,6 +441,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
         "opponent_policy": OPPONENT_POLICY,
         "samples": ahead.kept,
         "dropped": dropped,
+        "cut_for_time": ahead.cut,
         "rule": RULE,
         "best": best.play.event(),
         "candidates": [
@@ -450,11 +474,12 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
         rows,
         {next(i for i, v in enumerate(found) if v is best)},
     )
-    why = (
-        f"the one-step's best: no candidate beats it by {Z} standard errors"
-        if best is ahead.one_step
-        else f"beats the one-step's best by {float(best.gain):+.2f} ± {best.gain_se:.2f}"
-    )
+    if ahead.cut and ahead.kept < samples:
+        why = f"the one-step's best: time ran out with {ahead.kept} states, fewer than {samples}"
+    elif best is ahead.one_step:
+        why = f"the one-step's best: no candidate beats it by {Z} standard errors"
+    else:
+        why = f"beats the one-step's best by {float(best.gain):+.2f} ± {best.gain_se:.2f}"
     lines = [line for line in report.lines if not line.startswith("best:")]
     lines += [
         f"best: {label(best.play)} ({float(best.mean):+.2f} ± {best.se:.2f}, kept evidence "
@@ -467,4 +492,9 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     ]
     if dropped:
         lines.append(f"look-ahead: {entangled}")
+    if ahead.cut:
+        lines.append(
+            f"look-ahead: {ahead.cut} of {ahead.drawn} drawn states not played: the "
+            f"{SUGGEST_BUDGET:g} s budget ran out (one state can take seconds)"
+        )
     return Report(data, [*report.tables, table], lines, report.warnings)

@@ -38,6 +38,7 @@ def test_the_kept_runs_are_compact():
     assert len(RESULTS.read_text(encoding="utf-8").splitlines()) == len(kept)
 
 
+ROOT = Path(__file__).resolve().parent.parent
 KEPT_ROW = re.compile(
     r"^\| ((?:control|head-to-head)-\d) \(seeds? ([^)]*)\) \| ([\d,]+) \| ([^|]+) \| ([^|]+) to ([^|]+) \|",
     re.MULTILINE,
@@ -61,7 +62,7 @@ def _number(text: str) -> float:
 def test_the_docs_tables_are_the_kept_runs(game):
     """Every head-to-head row a game's doc prints is the kept sums, to the digit shown, and
     names exactly the seeds kept: a fold that forgets the docs fails here."""
-    doc = (Path(__file__).parent.parent / "docs" / f"{game}.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / f"{game}.md").read_text(encoding="utf-8")
     rows = KEPT_ROW.findall(doc)
     sums = read_sums(RESULTS)
     by_seed = read_sums(RESULTS, by_seed=True)

@@ -382,12 +382,12 @@ def test_with_a_budget_spent_no_more_states_are_played():
     post = posterior(doc)
     unlimited = lookahead.look_ahead(Document(doc), post, seed=0)
     assert unlimited.drawn > lookahead.SAMPLES  # a state where a candidate stays close
-    assert unlimited.cut == 0
+    assert unlimited.cut == 0 and not unlimited.short
     ahead = lookahead.look_ahead(Document(doc), post, seed=0, budget=0.0)
     assert ahead.drawn == lookahead.SAMPLES and ahead.found
     assert ahead.kept == lookahead.FLOOR
     assert ahead.cut == lookahead.SAMPLES - lookahead.FLOOR  # nothing here is refused
-    assert ahead.best is ahead.one_step
+    assert ahead.short and ahead.best is ahead.one_step
     assert {v.states for v in ahead.found} == {lookahead.FLOOR}
 
 

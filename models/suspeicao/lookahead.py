@@ -290,8 +290,9 @@ class Ahead:
     """The look-ahead's candidates, best value first; `kept`: the drawn states the one-step's
     best was played on (a state where some candidate's play-out leaves a log too entangled to
     solve exactly is dropped for all of them; each candidate's `states` are the first of
-    these); `cut`: drawn states left unplayed when the time budget ran out; `best`: the play
-    advised (see `advised`)."""
+    these); `cut`: drawn states left unplayed when the time budget ran out; `short`: cut
+    before the first `samples` states were kept, so the one-step's best is advised; `best`:
+    the play advised (see `advised`)."""
 
     found: list[Valued]
     kept: int
@@ -299,6 +300,7 @@ class Ahead:
     one_step: Valued | None = None  # the one-step's best play, valued ahead
     best: Valued | None = None
     cut: int = 0
+    short: bool = False
 
 
 def advised(found: list[Valued], one_step: Valued) -> Valued:
@@ -387,8 +389,9 @@ def look_ahead(
     one_step = found[0]  # candidates() lists the one-step's best play first
     found.sort(key=lambda v: (-v.mean, v.play.card, v.play.target or "", v.play.give or ""))
     kept = len(columns[0])
-    best = one_step if cut and kept < samples else advised(found, one_step)
-    return Ahead(found, kept, drawn, one_step, best, cut)
+    short = bool(cut) and kept < samples
+    best = one_step if short else advised(found, one_step)
+    return Ahead(found, kept, drawn, one_step, best, cut, short)
 
 
 def label(play: Play) -> str:
@@ -474,7 +477,7 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
         rows,
         {next(i for i, v in enumerate(found) if v is best)},
     )
-    if ahead.cut and ahead.kept < samples:
+    if ahead.short:
         why = f"the one-step's best: time ran out with {ahead.kept} states, fewer than {samples}"
     elif best is ahead.one_step:
         why = f"the one-step's best: no candidate beats it by {Z} standard errors"

@@ -16,7 +16,16 @@ from models.three_of_a_crime.counter import (
     posterior,
     suspect_probability,
 )
-from models.three_of_a_crime.log import EVENT_KINDS, GAME, Log, parse, parse_card
+from models.three_of_a_crime.log import (
+    EVENT_KINDS,
+    GAME,
+    Log,
+    go_on_text,
+    next_eyewitness,
+    parse,
+    parse_card,
+    round_over_text,
+)
 from models.three_of_a_crime.replay import replay_states
 from models.three_of_a_crime.rules import (
     ABBREVIATIONS,
@@ -124,6 +133,60 @@ def space_reports(log: Log, post: Posterior) -> list[dict]:
             }
         )
     return entries
+
+
+def round_over(log: Log) -> dict | None:
+    """The current round is over and no `won` has closed it yet: who takes the card, at which
+    event, how, and who is the next eyewitness (`round_over` in --json; None otherwise)."""
+    current = log.current
+    if current.ended is None:
+        return None
+    who, event, how = current.ended
+    return {
+        "winner": who,
+        "event": event,
+        "how": how,
+        "next_eyewitness": next_eyewitness(current, log.players),
+    }
+
+
+def round_over_line(log: Log) -> str:
+    text = round_over_text(log.current) or ""
+    return f"{text[:1].upper()}{text[1:]}; {go_on_text(log.current, log.players)}"
+
+
+def my_role(log: Log) -> str | None:
+    """`me`'s part in the current round: "eyewitness", "detective", or "out" (a detective who
+    accused wrongly); None when there is no `me` or the log does not say who the eyewitness is.
+    In the variation for two everyone is a detective of the other player's card."""
+    current, me = log.current, log.me
+    if me is None or (log.players and me not in log.players):
+        return None
+    if me in current.out:
+        return "out"
+    if current.variation:
+        return "detective"
+    if current.eyewitness is None:
+        return None
+    return "eyewitness" if me == current.eyewitness else "detective"
+
+
+def detectives_view(log: Log) -> dict:
+    """What the detectives can know of the eyewitness's card: the public events only (my own
+    `secret` is left out), counted exactly."""
+    public = [f for f in log.facts if f.event not in log.private]
+    seen = posterior(public, log.draws, log.focus, log.solving)
+    top = max(seen.card_counts.values())
+    return {"candidates": len(seen.card_counts), "p_best": probability(Fraction(top, seen.worlds))}
+
+
+def detectives_line(view: dict) -> str:
+    if view["candidates"] == 1:
+        return "the detectives, who see only the table, can name your card now"
+    return (
+        f"the detectives, who see only the table, still consider {view['candidates']} card(s); "
+        f"their best accusation is right with p = {view['p_best']:.3f}"
+    )
 
 
 def opponent_view(log: Log, post: Posterior) -> dict | None:
@@ -254,6 +317,8 @@ class ThreeOfACrime:
                 + ", ".join(f"{n} × {t}" for t, n in TOKEN_SUPPLY.items())
                 + " (more is solved, with a warning)",
                 "two players: the round ends after the sixth face-up card",
+                "once every detective has accused wrongly the eyewitness claims the card; a round "
+                "that is over takes no more cards or accusations until 'won' or 'round'",
                 "variation for two (round: {eyewitness: both}): one log, both secret cards "
                 "(different cards); first correct accusation wins; the unwon card goes back",
             ],
@@ -297,8 +362,15 @@ class ThreeOfACrime:
             "variation": log.current.variation is not None,
             "secret_of": log.current.eyewitnesses[log.focus.index(log.solving)],
             "rounds": spaces,
+            "round_over": round_over(log),
+            "detectives_view": None,
         }
         lines = certain_facts(post) or ["nothing is certain yet"]
+        if data["round_over"]:
+            lines.insert(0, round_over_line(log))
+        elif my_role(log) == "eyewitness":
+            data["detectives_view"] = seen = detectives_view(log)
+            lines.append(f"you are the eyewitness: {detectives_line(seen)}")
         if log.current.variation:
             view = opponent_view(log, post)
             if view is not None:
@@ -365,29 +437,47 @@ class ThreeOfACrime:
 
     def suggest(self, doc: Document, upto: int | None = None, horizon: int | None = None) -> Report:
         log, post = self.posterior(doc, upto)
-        best = advice.advise(log, post)
-        upcoming = best.next_card
         current = log.current
-        data = {
+        role = my_role(log)
+        data: dict = {
             "game": self.name,
             "consistent": True,
             "events": log.events,
             "worlds": post.worlds,
-            "best_accusation": card_names(best.best[0]),
-            "tied_accusations": [card_names(c) for c in best.best],
-            "p_correct": probability(best.p_best),
-            "accuse_now": best.accuse_now,
-            "reason": best.reason,
-            "detectives_in": best.detectives_in,
-            "next_card": None
+            "role": role,
+            "round_over": round_over(log),
+            "detectives_view": detectives_view(log) if role == "eyewitness" else None,
+            "secret_of": current.eyewitnesses[log.focus.index(log.solving)],
+        }
+        waiting = self.nothing_to_accuse(log, data)
+        if waiting is not None:
+            data.update(
+                best_accusation=None,
+                tied_accusations=[],
+                p_correct=None,
+                accuse_now=False,
+                reason=waiting[0],
+                detectives_in=advice.detectives_in(log),
+                next_card=None,
+            )
+            return Report(data, [], waiting, log.warnings)
+        best = advice.advise(log, post)
+        upcoming = best.next_card
+        data.update(
+            best_accusation=card_names(best.best[0]),
+            tied_accusations=[card_names(c) for c in best.best],
+            p_correct=probability(best.p_best),
+            accuse_now=best.accuse_now,
+            reason=best.reason,
+            detectives_in=best.detectives_in,
+            next_card=None
             if upcoming is None
             else {
                 "expected_candidates": probability(upcoming.expected_candidates),
                 "p_unique": probability(upcoming.p_unique),
                 "wait_value": probability(upcoming.wait_value),
             },
-            "secret_of": current.eyewitnesses[log.focus.index(log.solving)],
-        }
+        )
         verdict = "ACCUSE NOW" if best.accuse_now else "wait for the next card"
         whose = ""
         if current.variation:
@@ -403,12 +493,41 @@ class ThreeOfACrime:
                 f"left (now {len(post.card_counts)}); p(answer unique after it) = "
                 f"{float(upcoming.p_unique):.3f}"
             )
+        if data["role"] is None and log.me is not None and not current.variation:
+            lines.append(
+                f"the log does not say who is the eyewitness of round {current.number + 1}: "
+                f"if it is you, start it with 'round {log.me}' (this advice is a detective's)"
+            )
         if current.variation:
             view = opponent_view(log, post)
             if view is not None:
                 data["opponent"] = view
                 lines.append(opponent_line(view))
         return Report(data, [], lines, log.warnings)
+
+    @staticmethod
+    def nothing_to_accuse(log: Log, data: dict) -> list[str] | None:
+        """Why `me` has no accusation to make (the round is over, I am its eyewitness, or I
+        accused wrongly), as the report's lines; None when advice applies."""
+        current = log.current
+        number = current.number + 1
+        if data["round_over"]:
+            return [round_over_line(log), "nothing to accuse in a round that is over"]
+        if data["role"] == "eyewitness":
+            return [
+                f"you are the eyewitness of round {number}: you place the tokens, and only "
+                "the detectives accuse",
+                detectives_line(data["detectives_view"]),
+            ]
+        if data["role"] == "out" and log.me is not None:
+            others = "the other player may still name your card"
+            if not current.variation:
+                others = "only the detectives still in accuse"
+            return [
+                f"you accused wrongly at event {current.out[log.me]} and are out for the rest "
+                f"of round {number}: {others}"
+            ]
+        return None
 
     def replay(self, doc: Document) -> Report:
         from models.three_of_a_crime.replay import Broken

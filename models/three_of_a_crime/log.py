@@ -56,6 +56,7 @@ class Round:
     secrets: list[int] = field(default_factory=list)  # indexes of the round's secret cards
     variation: tuple[str, str] | None = None  # the variation for two: both players, seat order
     won_secret: int | None = None  # the secret that was won (left the deck), once known
+    eliminated: int | None = None  # the event at which the last detective accused wrongly
 
     @property
     def eyewitnesses(self) -> list[str | None]:
@@ -71,6 +72,18 @@ class Round:
     def over(self) -> bool:
         """Won, or (in the variation) both players out after wrong accusations."""
         return self.won is not None or (self.variation is not None and len(self.out) == 2)
+
+    @property
+    def ended(self) -> tuple[str | None, int, str] | None:
+        """A classic round that is over but not closed by `won`: (who takes the card, the event
+        that ended it, how). Only `won` or the next `round` may follow it (house ruling)."""
+        if self.won is not None or self.variation:
+            return None
+        if self.solved_by is not None:
+            return self.solved_by[0], self.solved_by[2], "correct accusation"
+        if self.eliminated is not None:
+            return self.eyewitness, self.eliminated, "every detective accused wrongly"
+        return None
 
     def leaves(self, secret: int) -> bool:
         """Whether the secret left the deck for good when the round ended: always in the classic
@@ -117,6 +130,42 @@ def solving_secret(current: Round, me: str | None) -> int:
     seer = me if me in current.variation else current.variation[0]
     other = [p for p in current.variation if p != seer][0]
     return current.secret_of(other)
+
+
+def next_eyewitness(round_: Round, players: list[str]) -> str | None:
+    """The eyewitness of the round after `round_`: the player to the left of its eyewitness."""
+    if round_.eyewitness not in players:
+        return None
+    return players[(players.index(round_.eyewitness) + 1) % len(players)]
+
+
+def round_over_text(round_: Round) -> str | None:
+    """What ended a round that no `won` has closed yet, in a player's words (None: not over)."""
+    ended = round_.ended
+    if ended is None:
+        return None
+    who, event, how = ended
+    number = round_.number + 1
+    if how == "correct accusation":
+        return f"round {number} is over: {who or 'a detective'} named the card at event {event}"
+    claims = f"{who}, the eyewitness," if who else "the eyewitness"
+    return (
+        f"round {number} is over: every detective has accused wrongly (the last at event "
+        f"{event}), so {claims} claims the card"
+    )
+
+
+def start_next_text(round_: Round, players: list[str]) -> str:
+    """How to start the round after `round_`, naming its eyewitness when the seats tell."""
+    after = next_eyewitness(round_, players)
+    return f"start the next round with 'round {after or 'EYEWITNESS'}'"
+
+
+def go_on_text(round_: Round, players: list[str]) -> str:
+    """What a player logs after a round that is over: the next round, `won` if they like."""
+    ended = round_.ended
+    who = ended[0] if ended and ended[0] else "PLAYER"
+    return f"{start_next_text(round_, players)} (a 'won {who}' line may come first)"
 
 
 def draws_of(rounds: list[Round]) -> list[Draw]:
@@ -195,11 +244,21 @@ class _Reader:
             current = self.new_round(number, None)
         return current
 
+    def refuse_if_over(self, current: Round) -> None:
+        """A round that is over takes no more face-up cards or accusations: one line saying why
+        and how to go on (so the next round's events never join this one)."""
+        over = round_over_text(current)
+        if over is not None:
+            seats = self.players.names if self.players else []
+            raise InputError(f"{over}; {go_on_text(current, seats)}")
+
     def new_round(self, number: int, eyewitness: str | None, variation: bool = False) -> Round:
         previous = self.rounds[-1]
         if previous.solved_by is not None and previous.won is None:
             who, card, event = previous.solved_by
             previous.won = (who, card, event)
+        if previous.eliminated is not None and previous.won is None:
+            previous.won = (previous.eyewitness, None, previous.eliminated)  # claimed unseen
         if previous.variation and eyewitness is None:
             variation = True  # the variation goes on
         if eyewitness is None and previous.eyewitness and self.players and not variation:
@@ -305,12 +364,8 @@ class _Reader:
         if token not in (0, 1, 2) or isinstance(token, bool):
             raise InputError(f"token must be 0, 1 or 2, got {token!r}")
         current = self.open_round(number, where)
+        self.refuse_if_over(current)
         secret = self.space(current, event, where)
-        if current.solved_by is not None:
-            raise InputError(
-                f"round {current.number + 1} was solved at event {current.solved_by[2]}; "
-                "start the next one with 'round'"
-            )
         if card in current.face_up:
             raise InputError(
                 f"card [{card_label(card)}] is already face up in this round "
@@ -329,7 +384,7 @@ class _Reader:
         ):
             raise InputError(
                 "with two players the round ends after the sixth face-up card "
-                "(the eyewitness wins it); start the next one with 'round'"
+                f"(the eyewitness wins it); {start_next_text(current, self.players.names)}"
             )
         alive = self.alive_before(current)
         if len(current.face_up) + len(alive) + len(current.secrets) >= len(CARDS):
@@ -356,8 +411,7 @@ class _Reader:
             raise InputError(f"correct must be true or false, got {correct!r}")
         by = self.player(body["by"], where) if body.get("by") is not None else None
         current = self.open_round(number, where)
-        if current.solved_by is not None:
-            raise InputError(f"round {current.number + 1} was already solved")
+        self.refuse_if_over(current)
         if current.variation and by is None:
             raise InputError("in the variation for two, say who accuses: by: PLAYER")
         if by is not None and by == current.eyewitness:
@@ -375,7 +429,20 @@ class _Reader:
         else:
             if by is not None:
                 current.out[by] = number
+                self.check_everyone_out(current, number)
             self.facts.append(Fact(number, secret, "not", card))
+
+    def check_everyone_out(self, current: Round, number: int) -> None:
+        """The rulebook: once every detective has accused wrongly the round is over and the
+        eyewitness claims the card; the one player left is the eyewitness."""
+        if current.variation or not self.players:
+            return
+        seats = self.players.names
+        if len(current.out) < len(seats) - 1:
+            return
+        current.eliminated = number
+        if current.eyewitness is None:
+            current.eyewitness = next(p for p in seats if p not in current.out)
 
     @staticmethod
     def accused_secret(current: Round, by: str | None) -> int:
@@ -396,13 +463,16 @@ class _Reader:
         current = self.rounds[-1]
         if current.over:
             raise InputError(f"round {current.number + 1} is already over; start one with 'round'")
-        if current.variation:
-            if by is None:
-                raise InputError("in the variation for two, say who won: by: PLAYER")
-            if by in current.out:
-                raise InputError(
-                    f"{by} made a wrong accusation at event {current.out[by]} and cannot win"
-                )
+        if current.variation and by is None:
+            raise InputError("in the variation for two, say who won: by: PLAYER")
+        if by in current.out:
+            claims = ""
+            if current.eliminated is not None and current.eyewitness:
+                claims = f"; {current.eyewitness}, the eyewitness, claims the card"
+            raise InputError(
+                f"{by} made a wrong accusation at event {current.out[by]} and cannot win "
+                f"round {current.number + 1}{claims}"
+            )
         if card is None and current.solved_by is not None:
             card = current.solved_by[1]
         secret = self.accused_secret(current, by)
@@ -420,6 +490,9 @@ class _Reader:
         else:
             card, named = parse_card(body, where), None
         current = self.open_round(number, where)
+        whose = self.me if named is None else self.player(named, where)
+        if current.ended and whose is not None and whose != current.eyewitness:
+            self.refuse_if_over(current)  # most likely the next round's eyewitness's own card
         if named is None:
             if self.me is None:
                 raise InputError(

@@ -57,8 +57,9 @@ def random_game(
     """A whole game log (as a YAML-ready dict) and the true secret of each round.
 
     Detectives turn cards; now and then one makes a wrong accusation among the candidates; when
-    the answer is certain a detective accuses correctly and wins the card; sometimes a round ends
-    with the card leaving the deck unseen (`won` without a card) to exercise unknown won cards."""
+    the answer is certain a detective accuses correctly and wins the card; once every detective
+    is out the eyewitness claims it; sometimes a round ends with the card leaving the deck unseen
+    (`won` without a card) to exercise unknown won cards."""
     events: list[dict] = []
     truths: list[Card] = []
     gone: set[Card] = set()
@@ -88,8 +89,8 @@ def random_game(
                 )
                 out.add(who)
                 candidates.discard(guess)
-            if len(candidates) == 1:
-                break
+            if len(candidates) == 1 or len(out) == len(detectives):
+                break  # certain, or every detective is out: the eyewitness claims the card
         still_in = [d for d in detectives if d not in out]
         winner = rng.choice(still_in) if still_in else eyewitness
         if len(candidates) == 1 and still_in:
@@ -199,7 +200,7 @@ def long_game(
             candidates = {c for c in candidates if c != card and overlap(card, c) == token}
             ruled_out = [c for c in CARDS if c not in candidates]
             share = (end - len(log) - (0 if last else 1)) // (len(turned) - k)
-            for _ in range(min(share, len(detectives))):
+            for _ in range(min(share, len(detectives) - 1)):  # one stays in: the round goes on
                 # the last round keeps its candidates: accusations there name ruled-out cards
                 anything = [c for c in CARDS if c != secret] if not last else ruled_out
                 repeat = accused and rng.random() < 0.3

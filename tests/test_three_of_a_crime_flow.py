@@ -4,11 +4,12 @@ The rulebook ends a round when a detective names the card or when every detectiv
 wrongly (the eyewitness then claims the card); with two players, also after the sixth face-up
 card. Sleuth refuses the next round's events until that round is closed (`won`) or the next one
 is started (`round`), and `suggest` says the round is over. An eyewitness is never advised to
-accuse, nor is a detective who is out.
+accuse, nor is a detective who is out; the round start is a form a player can tap.
 """
 
 from __future__ import annotations
 
+import html
 import os
 import random
 import subprocess
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import as_document
 from typer.testing import CliRunner
+from webclient import client
 
 from cli.app import app
 from models.three_of_a_crime.game import ThreeOfACrime
@@ -272,7 +274,69 @@ def test_an_unknown_eyewitness_is_named_as_the_thing_to_log():
     assert "'round Ana'" in suggested.lines[-1]
 
 
-# --- at the table -----------------------------------------------------------------------
+# --- the round start, tapped and typed -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "choices"),
+    [(TABLE, TABLE), (["Ana", "Ben"], ["Ana", "Ben", "both"]), (["Ana", "Both"], ["Ana", "Both"])],
+)
+def test_the_round_start_is_a_form_to_tap(players, choices):
+    forms = GAME.entry(doc_of([], players, players[0]))
+    (form,) = [f for f in forms if f.label == "A new round"]
+    (part,) = form.parts
+    assert part.choices == choices and not part.optional and form.instant
+    line = form.line({"eyewitness": [choices[-1]]})
+    assert line == f"round {choices[-1]}"
+    event = GAME.parse_line(line)
+    assert event == {"round": {"eyewitness": choices[-1]}}
+    solved = GAME.solve(doc_of([event], players, players[0])).data
+    if choices[-1] == "both":
+        assert solved["variation"] is True
+    else:
+        assert solved["rounds"][0]["eyewitness"] == choices[-1]
+
+
+def test_round_typed_with_more_than_one_name_is_refused():
+    assert GAME.parse_line("round Ben") == {"round": {"eyewitness": "Ben"}}
+    assert GAME.parse_line("round") == {"round": {}}
+    with pytest.raises(InputError, match="usage: round EYEWITNESS or round both"):
+        GAME.parse_line("round Ben Cleo")
+
+
+def test_the_page_taps_a_round_start_and_refuses_the_next_rounds_card(tmp_path):
+    web = client(tmp_path)
+    answer = web.post(
+        "/new",
+        data={"game": "three-of-a-crime", "players": "Ana Ben Cleo", "me": "Ben", "name": "t.yaml"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    forms = GAME.entry(load(str(tmp_path / "t.yaml")))
+    index = str([f.label for f in forms].index("A new round"))
+    tapped = web.post(
+        "/tap/t.yaml", data={"form": index, "eyewitness": "Ben"}, follow_redirects=False
+    )
+    assert tapped.status_code == 303
+    for line in ("card HB JC KC 0", "accuse Cleo LEL LSL NNN wrong"):
+        assert web.post("/event/t.yaml", data={"line": line}).status_code == 200
+    assert load(str(tmp_path / "t.yaml")).data["events"][0] == {"round": {"eyewitness": "Ben"}}
+    page = html.unescape(web.get("/log/t.yaml").text)  # me = Ben, the eyewitness
+    assert "you are the eyewitness of round 1" in page
+    assert web.get("/solve/t.yaml").json()["rounds"][0]["eyewitness"] == "Ben"
+    web.post("/event/t.yaml", data={"line": "accuse Ana LEL LSL PT wrong"})
+    page = html.unescape(web.get("/log/t.yaml").text)
+    assert "Round 1 is over: every detective has accused wrongly" in page
+    refused = web.post("/event/t.yaml", data={"line": "card HB LEL PT 2"})
+    assert refused.status_code == 422
+    assert "round 1 is over" in html.unescape(refused.text)
+    assert len(load(str(tmp_path / "t.yaml")).data["events"]) == 4
+    tapped = web.post(
+        "/tap/t.yaml", data={"form": index, "eyewitness": "Cleo"}, follow_redirects=False
+    )
+    assert tapped.status_code == 303
+    assert web.post("/event/t.yaml", data={"line": "card HB LEL PT 2"}).status_code == 200
+    assert web.get("/solve/t.yaml").json()["round"] == 2
 
 
 def test_a_session_at_the_table(tmp_path):

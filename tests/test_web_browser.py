@@ -192,6 +192,7 @@ TAPPED = {
         ),
     ],
     "three-of-a-crime": [
+        ("A new round", [["Ben"]], "round Ben"),  # one tap: the round's eyewitness is recorded
         # three suspects tapped come in the list's order, whatever the order of the taps
         ("A face-up card and its token", [["PT", "KC", "NNN"], ["1"], []], "card KC NNN PT 1"),
         ("An accusation", [["Cleo"], ["HB", "JC", "KC"], ["wrong"]], "accuse Cleo HB JC KC wrong"),

@@ -17,6 +17,7 @@ from models.three_of_a_crime.counter import (
     suspect_probability,
 )
 from models.three_of_a_crime.log import (
+    BOTH,
     EVENT_KINDS,
     GAME,
     Log,
@@ -78,7 +79,7 @@ card S1 S2 S3 TOKEN [EYEWITNESS]   a face-up card and its token, e.g. card KC PT
 accuse PLAYER S1 S2 S3 right|wrong   e.g. accuse Cleo HB JC KC wrong
 won PLAYER [S1 S2 S3]      the round is over (the card, if shown, leaves the deck)
 secret [PLAYER] S1 S2 S3   a secret card seen: mine by default (e.g. secret HB JC PT)
-round EYEWITNESS|both      a new round starts; 'round both': the variation for two"""
+round EYEWITNESS|both      a new round (e.g. round Ben); 'round both': the variation for two"""
 
 
 def suspect_rows(post: Posterior) -> list[list[str]]:
@@ -764,6 +765,12 @@ class ThreeOfACrime:
                         Part("suspects", "the card, if shown", suspects, pick=3, optional=True),
                     ],
                 ),
+                EntryForm(
+                    "A new round",
+                    "round {eyewitness}",
+                    [Part("eyewitness", "who is the eyewitness", eyewitness_choices(players))],
+                    instant=True,
+                ),
             ]
         return forms
 
@@ -810,9 +817,18 @@ class ThreeOfACrime:
                 body["card"] = SUSPECT_NAMES.resolve_words(rest[1:], 3)
             return {"won": body}
         if kind == "round":
+            if len(rest) > 1:
+                raise InputError("usage: round EYEWITNESS or round both (e.g. round Ben)")
             return {"round": {"eyewitness": rest[0]} if rest else {}}
         hint = NameSet("command", EVENT_KINDS).suggestion(kind)
         raise InputError(f"unknown event {kind!r}{hint}")
+
+
+def eyewitness_choices(players: list[str]) -> list[str]:
+    """Who may be a new round's eyewitness: any player, or `both` at a table of two (the
+    variation for two), unless a player is named Both."""
+    both = len(players) == 2 and BOTH not in (p.lower() for p in players)
+    return [*players, BOTH] if both else list(players)
 
 
 ABBREV = {name: short for short, name in ABBREVIATIONS.items()}

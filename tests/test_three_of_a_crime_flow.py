@@ -376,3 +376,24 @@ def test_simulated_rounds_stop_when_every_detective_is_out(players):
         log = parse(as_document(doc))  # refused if a card followed the last wrong accusation
         ended += sum(r.eliminated is not None for r in log.rounds)
     assert ended > 0  # the rule was met, not avoided
+
+
+def test_the_variation_takes_no_card_after_a_correct_accusation():
+    events = [
+        {"round": {"eyewitness": "both"}},
+        card("HB JC KC", 1, eyewitness="Ben"),
+        accuse("Ana", "HB LEL PT", correct=True),
+    ]
+    doc = doc_of([*events, card("JC KC NNN", 0, eyewitness="Ana")], ["Ana", "Ben"], "Ana")
+    with pytest.raises(InputError, match="round 1 is over: Ana named the card at event 3"):
+        parse(doc)
+    with pytest.raises(InputError, match="start the next round with 'round both'"):
+        parse(doc)
+    suggested = GAME.suggest(doc_of(events, ["Ana", "Ben"], "Ana")).data
+    assert suggested["round_over"]["winner"] == "Ana" and suggested["accuse_now"] is False
+    assert suggested["round_over"]["next_eyewitness"] == "both"
+    solved = GAME.solve(doc_of(events, ["Ana", "Ben"], "Ana"))
+    assert solved.lines[0].startswith("Round 1 is over: Ana named the card at event 3")
+    # both out: the race is over and the next event starts the next round by itself
+    both_out = [*events[:2], accuse("Ana", "HB LEL NNN"), accuse("Ben", "JC KC NNN")]
+    assert len(parse(doc_of([*both_out, events[1]], ["Ana", "Ben"])).rounds) == 2

@@ -147,7 +147,7 @@ def round_over(log: Log) -> dict | None:
         "winner": who,
         "event": event,
         "how": how,
-        "next_eyewitness": next_eyewitness(current, log.players),
+        "next_eyewitness": BOTH if current.variation else next_eyewitness(current, log.players),
     }
 
 
@@ -377,6 +377,8 @@ class ThreeOfACrime:
             if view is not None:
                 data["opponent"] = view
             tables, lines = variation_view(log, post, spaces, view)
+            if data["round_over"]:
+                lines.insert(0, round_over_line(log))
             return Report(data, tables, lines, log.warnings)
         title = f"Round {len(log.rounds)}: {len(candidates)} candidate secret card(s)"
         tables = [

@@ -75,9 +75,10 @@ class Round:
 
     @property
     def ended(self) -> tuple[str | None, int, str] | None:
-        """A classic round that is over but not closed by `won`: (who takes the card, the event
-        that ended it, how). Only `won` or the next `round` may follow it (house ruling)."""
-        if self.won is not None or self.variation:
+        """A round that is over but not closed by `won`: (who takes the card, the event that
+        ended it, how). Only `won` or the next `round` may follow it (house ruling). The
+        variation's round with both players out goes on by itself (`over`)."""
+        if self.won is not None:
             return None
         if self.solved_by is not None:
             return self.solved_by[0], self.solved_by[2], "correct accusation"
@@ -157,7 +158,7 @@ def round_over_text(round_: Round) -> str | None:
 
 def start_next_text(round_: Round, players: list[str]) -> str:
     """How to start the round after `round_`, naming its eyewitness when the seats tell."""
-    after = next_eyewitness(round_, players)
+    after = BOTH if round_.variation else next_eyewitness(round_, players)
     return f"start the next round with 'round {after or 'EYEWITNESS'}'"
 
 

@@ -397,3 +397,9 @@ def test_the_variation_takes_no_card_after_a_correct_accusation():
     # both out: the race is over and the next event starts the next round by itself
     both_out = [*events[:2], accuse("Ana", "HB LEL NNN"), accuse("Ben", "JC KC NNN")]
     assert len(parse(doc_of([*both_out, events[1]], ["Ana", "Ben"])).rounds) == 2
+
+
+def test_a_table_of_one_has_no_eyewitness_to_accuse():
+    doc = doc_of([accuse("Ana", "HB LEL PT")], ["Ana"])
+    with pytest.raises(InputError, match="one of them is the eyewitness: list every player"):
+        parse(doc)

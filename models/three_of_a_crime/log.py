@@ -441,9 +441,15 @@ class _Reader:
         seats = self.players.names
         if len(current.out) < len(seats) - 1:
             return
+        left = [p for p in seats if p not in current.out]
+        if not left:  # a table of one: nobody is left to be the eyewitness
+            raise InputError(
+                "every player in 'players:' has accused wrongly, but one of them is the "
+                "eyewitness: list every player at the table"
+            )
         current.eliminated = number
         if current.eyewitness is None:
-            current.eyewitness = next(p for p in seats if p not in current.out)
+            current.eyewitness = left[0]
 
     @staticmethod
     def accused_secret(current: Round, by: str | None) -> int:

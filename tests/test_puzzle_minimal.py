@@ -12,6 +12,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from bench.puzzles import tally
 from cli.app import app
 from models import GAMES
 from models.game_of_suspicion.puzzle import strike
@@ -148,3 +149,12 @@ def test_generated_puzzles_of_every_game_have_no_redundant_clue(name):
 def test_more_generated_puzzles_have_no_redundant_clue(name, seed):
     for redundant, _ in generated_redundancy(name, 5 * COUNTS[name], seed=100 + seed):
         assert redundant == []
+
+
+def test_the_bench_counts_the_clues_before_striking():
+    """The baseline is read where every generator strikes: one count per puzzle, never fewer
+    than the clues left."""
+    got = tally(GAMES["three-of-a-crime"], count=8, seed=3)
+    assert got.puzzles == len(got.drawn) == 8
+    assert sum(got.drawn) >= got.clues > 0
+    assert got.redundant == 0 and got.with_redundant == 0

@@ -7,6 +7,7 @@ from bench import (
     explain,
     game_of_suspicion,
     lookahead,
+    puzzles,
     six_suspects,
     suspeicao,
     tablebase,
@@ -24,6 +25,7 @@ BENCHES = {
     "web": web.main,
     "explain": explain.main,
     "batch": batch.main,
+    "puzzles": puzzles.main,
 }
 
 if __name__ == "__main__":

@@ -72,14 +72,33 @@ def generate(
             return None
         clues.append(true_clue(rng, clues))
     answer = answers_of(clues)[0]
-    order = list(range(len(clues)))
-    rng.shuffle(order)
-    removed: set[int] = set()
-    for i in order:
-        trial = [c for j, c in enumerate(clues) if j != i and j not in removed]
-        if list(answers_of(trial)) == [answer]:
-            removed.add(i)
-    return Generated([c for j, c in enumerate(clues) if j not in removed], answer)
+    kept = drop_clues(rng, clues, lambda trial: list(answers_of(trial)) == [answer])
+    return Generated(kept, answer)
+
+
+def drop_clues(
+    rng: random.Random,
+    clues: Sequence,
+    same_answer: Callable[[list], bool],
+    until_none_goes: bool = False,
+) -> list:
+    """The clues left after dropping each one, in random order, that `same_answer(the rest)`
+    allows; of the kept clues, none can go alone when the oracle is monotone (fewer clues never
+    allow fewer answers): one pass is then enough. Where a clue is an event that others depend
+    on, dropping one clue can free another (a play goes once the guess counting its cards has
+    gone): `until_none_goes` passes again until a pass drops nothing."""
+    kept = list(clues)
+    while True:
+        order = list(range(len(kept)))
+        rng.shuffle(order)
+        removed: set[int] = set()
+        for i in order:
+            trial = [c for j, c in enumerate(kept) if j != i and j not in removed]
+            if same_answer(trial):
+                removed.add(i)
+        kept = [c for j, c in enumerate(kept) if j not in removed]
+        if not removed or not until_none_goes:
+            return kept
 
 
 def collect(

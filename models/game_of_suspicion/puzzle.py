@@ -1,10 +1,16 @@
 """Game of Suspicion puzzles: a game prefix, and "what is PLAYER's hand?" or "who holds VALUE?".
 
 The clues are the events of `given` (0-based) after the deal, which fixes which cards are hidden
-and is always kept. Leaving a clue out means forgetting what the event told (its CP-SAT assumption is off) while the cards still move as it says, so every subset of
-clues is still a game. `check` proves the answer unique with CP-SAT (or shows two worlds that
-disagree), then finds the redundant clues and a minimal subset. `generate` plays random 3-player
-games from one seat and stops at the first event after which an opponent's hand is certain.
+and is always kept. A clue is *redundant* when the puzzle without it (the event taken out of
+`given`) still reads as a round and has the same unique answer: a setter could strike it. A clue
+that cannot go is either *needed* (with what it tells forgotten, its CP-SAT assumption off while
+its cards still move, the answer is no longer unique) or *kept for the story*: what it tells is
+not needed, but a later event or the answer needs the cards it moves (a guess names as many
+cards as the hand then holds, a look saw a card an earlier exchange put there). `check` proves
+the answer unique with CP-SAT (or shows two worlds that disagree), sorts the clues so, and finds
+a minimal set of what must be told. `generate` plays random 3-player games from one seat, stops
+at the first event after which an opponent's hand is certain, then strikes clues in random
+order with check's own test until none is redundant, and notes the clues kept for the story.
 
 Difficulty is the size of the minimal clue set: 1 *easy* (up to 2 events), 2 *medium* (3-4),
 3 *hard* (5 or more), since each needed event is one more deduction to combine.
@@ -14,12 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from models.game_of_suspicion.belief import Impossible, track
 from models.game_of_suspicion.log import GAME, parse
 from solver import puzzle as puzzles
-from solver.errors import Contradiction, InputError
+from solver.errors import Contradiction, InputError, SleuthError
 from solver.logfile import Document, as_whole, reading
 from solver.names import NameSet
 from solver.report import Report
@@ -91,6 +98,75 @@ def answer_text(kind: str, answer: tuple) -> str:
     return ", ".join(answer) or "no hidden place (a known place holds it)"
 
 
+def outcome(data: dict, given: list) -> list[tuple] | SleuthError:
+    """The distinct answers (at most two) of the puzzle `data` with `given` for its events, or
+    what stops that being a puzzle: the events do not read as one round (an InputError) or
+    cannot all be true (a Contradiction; its events are numbered from 1 in `given`)."""
+    body = {k: v for k, v in data["puzzle"].items() if k not in ("answer", "difficulty", "path")}
+    try:
+        puzzle = Puzzle(Document({**data, "puzzle": {**body, "given": given}}))
+        found = puzzle.oracle(puzzle.clues)
+        if not found:
+            return Contradiction(puzzle.knowledge.conflict(), "clues")
+        return found
+    except (InputError, Contradiction) as error:
+        return error
+
+
+@dataclass
+class Roles:
+    """What each clue of a unique puzzle is (indexes in `given`): see the module's docstring."""
+
+    redundant: list[int]
+    kept: list[int]  # kept for the story
+    because: list[str]  # why each kept clue cannot be left out, in a player's words
+
+
+def clue_roles(data: dict, puzzle: Puzzle, answer: tuple) -> Roles:
+    """Strike each clue from `given` in turn: redundant when the rest has the same unique
+    answer; else kept for the story when only what it tells can be forgotten."""
+    given = data["puzzle"]["given"]
+    roles = Roles([], [], [])
+    for clue in puzzle.clues:
+        without = outcome(data, given[:clue] + given[clue + 1 :])
+        if without == [answer]:
+            roles.redundant.append(clue)
+        elif puzzles.unique_answer(puzzle.oracle, [c for c in puzzle.clues if c != clue]) == answer:
+            roles.kept.append(clue)
+            roles.because.append(why_kept(without, clue, puzzle))
+    return roles
+
+
+def why_kept(without: list[tuple] | SleuthError, clue: int, puzzle: Puzzle) -> str:
+    """Why the puzzle without `clue` is not the same puzzle, naming the others by their index in
+    the whole `given` (the outcome numbers the events of `given` without it from 1)."""
+
+    def named(events: list[int]) -> str:
+        indexes = [e - 1 if e - 1 < clue else e for e in events]
+        deal = puzzle.round.deal_event - 1
+        clues = [str(i) for i in indexes if i != deal]
+        words = ["the deal"] if deal in indexes else []
+        if clues:
+            listed = f"{', '.join(clues[:-1])} and {clues[-1]}" if len(clues) > 1 else clues[0]
+            words.append(f"clue{'s' if len(clues) > 1 else ''} {listed}")
+        return " and ".join(words)
+
+    if isinstance(without, InputError):
+        if without.event is None:
+            return f"without it the other events are not a round: {without.message}"
+        return f"{named([without.event])} needs it: without it, {without.message}"
+    if isinstance(without, Contradiction):
+        if len(without.events) == 1:
+            return f"without it, {named(without.events)} cannot be true"
+        return f"without it, {named(without.events)} cannot all be true"
+    if isinstance(without, SleuthError):  # no other error comes from reading a puzzle
+        return f"without it: {without}"
+    if len(without) == 1:
+        answer = answer_text(puzzle.kind, without[0])
+        return f"the answer needs the cards it moves: without it, the answer would be {answer}"
+    return "the answer needs the cards it moves: without it, the answer is not unique"
+
+
 def check(game, doc: Document) -> Report:
     """`sleuth check`: unique answer, witnesses, redundant clues, a minimal clue set."""
     try:
@@ -110,10 +186,15 @@ def check(game, doc: Document) -> Report:
         "answer": answer,
         "answers": [list(a) for a, _ in found],
         "witnesses": [] if unique else [{"answer": list(a), "world": w} for a, w in found],
-        "redundant": puzzles.redundant_clues(puzzle.oracle, puzzle.clues) if unique else [],
+        "redundant": [],
+        "kept": [],
+        "kept_because": [],
         "minimal": puzzles.minimal_clues(puzzle.oracle, puzzle.clues) if unique else [],
         "clues": len(puzzle.clues),
     }
+    if unique:
+        roles = clue_roles(doc.data, puzzle, found[0][0])
+        data.update(redundant=roles.redundant, kept=roles.kept, kept_because=roles.because)
     what = (
         f"{puzzle.subject}'s hand" if puzzle.kind == "hand" else f"who holds the {puzzle.subject}"
     )
@@ -126,6 +207,14 @@ def check(game, doc: Document) -> Report:
             f"redundant events (0-based in given): {data['redundant'] or 'none'}",
             f"a minimal set of events: {data['minimal']}",
         ]
+        if data["kept"]:
+            lines.append(
+                "kept for the story (0-based in given; what they tell is not needed, but they "
+                "cannot be left out):"
+            )
+            lines += [
+                f"  {c}: {why}" for c, why in zip(data["kept"], data["kept_because"], strict=True)
+            ]
     else:
         lines.append(f"NOT unique: two worlds where {what} differs:")
         for a, world in found:
@@ -177,25 +266,51 @@ def generate(
                 p for p in rnd.active if p != log.me and belief.hands(rnd.setup.place(p))[0][1] == 1
             ]
             if certain:
-                return _as_puzzle(
-                    prefix, certain[0], belief.hands(rnd.setup.place(certain[0]))[0][0], wanted
-                )
+                hand = belief.hands(rnd.setup.place(certain[0]))[0][0]
+                return _as_puzzle(rng, prefix, certain[0], hand, wanted)
         return None
 
     return puzzles.collect(count, attempt, tries, progress)
 
 
-def _as_puzzle(prefix: dict, player: str, hand: tuple, wanted: int | None) -> dict | None:
-    doc = {
+def strike(rng: random.Random, data: dict, answer: tuple) -> list:
+    """The puzzle's `given` with clues struck in random order while the rest has `answer` as
+    its unique answer, until none can go: check's own test, so that check finds none redundant.
+    A pass can free a clue an earlier one kept (a play, once the guess counting its cards has
+    gone): passes repeat until one strikes nothing."""
+    given = data["puzzle"]["given"]
+    puzzle = Puzzle(Document(data))
+    deal = puzzle.round.deal_event - 1
+
+    def same_answer(clues: list[int]) -> bool:
+        return outcome(data, [given[i] for i in sorted([deal, *clues])]) == [answer]
+
+    kept = puzzles.drop_clues(rng, puzzle.clues, same_answer, until_none_goes=True)
+    return [given[i] for i in sorted([deal, *kept])]
+
+
+def _as_puzzle(
+    rng: random.Random, prefix: dict, player: str, hand: tuple, wanted: int | None
+) -> dict | None:
+    """The game prefix as a puzzle about `player`'s hand with no redundant clue; the clues
+    kept for the story are said in its `notes`."""
+    doc: dict = {
         "game": GAME,
         "players": prefix["players"],
         "me": prefix["me"],
-        "puzzle": {"given": prefix["events"], "question": {"hand": player}, "answer": list(hand)},
+        "puzzle": {"given": prefix["events"], "question": {"hand": player}},
     }
+    doc["puzzle"]["given"] = strike(rng, doc, hand)
     puzzle = Puzzle(Document(doc))
     minimal = puzzles.minimal_clues(puzzle.oracle, puzzle.clues)
     level = difficulty(len(minimal))
     if wanted is not None and level != wanted:
         return None
-    doc["puzzle"]["difficulty"] = DIFFICULTY_NAMES[level]
+    doc["puzzle"].update(answer=list(hand), difficulty=DIFFICULTY_NAMES[level])
+    roles = clue_roles(doc, puzzle, hand)
+    if roles.kept:
+        doc["notes"] = [
+            f"clue {clue} (0-based in given) is kept for the story: {why}"
+            for clue, why in zip(roles.kept, roles.because, strict=True)
+        ]
     return doc

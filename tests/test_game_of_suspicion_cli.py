@@ -338,3 +338,41 @@ def test_a_wrong_length_guess_mentions_the_10_only_while_it_may_be_held(tmp_path
     data = {**header, "advanced": True, "events": [hidden_ten, short]}
     line = one_error_line(invoke("solve", write(tmp_path / "hidden.yaml", data)), 2)
     assert "(5 if it holds the 10)" in line
+
+
+@pytest.mark.parametrize("me", ["Ana", "Ben", "Cleo", None])
+def test_a_guess_names_as_many_numbers_as_the_hand_holds_from_every_seat(tmp_path, me):
+    """The rulebook's example: Blue holds 3 cards, so Red must guess 3 numbers. In the basic
+    game there is no 10, so a four-number guess at a three-card hand is refused whoever logs
+    it, the guessed player's own seat included (issue 30)."""
+    hands = {"Ana": [0, 1, 1, 2], "Ben": [0, 0, 3, 9], "Cleo": [1, 4, 6, 7]}
+    deal: dict = {"shadow": [0, 1, 5, 8]}
+    if me is not None:
+        deal["hand"] = hands[me]
+    header = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo"]}
+    events = [
+        {"deal": deal},
+        {"play": {"by": "Ben", "card": 9}},  # Ben now holds 3 cards
+        {"guess": {"by": "Cleo", "target": "Ben", "cards": [0, 0, 3, 9]}},
+    ]
+    data = {**header, **({"me": me} if me else {}), "events": events}
+    line = one_error_line(invoke("solve", write(tmp_path / "log.yaml", data)), 2)
+    assert "event 3" in line and "Ben holds 3 card(s): a guess names 3 numbers" in line
+    assert "10" not in line
+
+
+@pytest.mark.parametrize("me", ["Ana", "Cleo"])
+def test_a_guess_names_one_number_more_only_while_the_10_may_be_held(tmp_path, me):
+    """In the advanced game a guess may name one number more (0 and 1 for the 10), but not
+    once the 10 is set aside face up: then nobody can hold it, whoever logs the guess, the
+    guessed player included."""
+    hands = {"Ana": [0, 1, 2, 4], "Cleo": [0, 1, 8, 9]}
+    header = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo"], "me": me}
+    deal = {"hand": hands[me], "shadow": [3, 5, 6, 7], "aside": 10}
+    guess = {"guess": {"by": "Ben", "target": "Cleo", "cards": [0, 0, 1, 1, 2]}}
+    data = {**header, "advanced": True, "events": [{"deal": deal}, guess]}
+    line = one_error_line(invoke("solve", write(tmp_path / "aside.yaml", data)), 2)
+    assert "event 2" in line and "names 4 numbers" in line and "10" not in line
+    deal["aside"] = 9 if me == "Ana" else 2  # the 10 may be in a hand again
+    data = {**header, "advanced": True, "events": [{"deal": deal}, guess]}
+    assert invoke_json("solve", write(tmp_path / "hidden.yaml", data))["consistent"]

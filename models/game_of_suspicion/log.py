@@ -550,6 +550,12 @@ class _Reader:
             last = i == len(guesses) - 1
             self.guess(actor, target, numbers, correct and last)
 
+    def ten_may_be_held(self) -> bool:
+        """Whether a hand may hold the 10, from what every player sees: only in the advanced game,
+        and not once it is face up (set aside, played, put up by a 6, or in a shown hand). The
+        same from every seat, so a guess's length is judged alike whoever logs it."""
+        return self.log.advanced and self.round.public()[TEN] == 0
+
     def guess(self, actor: str, target: str, numbers: object, correct: bool) -> None:
         if target == actor:
             raise InputError("a guess is at another player's hand")
@@ -557,12 +563,12 @@ class _Reader:
         if TEN in numbers:
             raise InputError("the 10 is guessed as the two numbers 0 and 1, never as 10")
         size = self.round.hand_size[target]
-        ten_hidden = self.log.advanced and self.round.public()[TEN] == 0  # as the guesser sees it
-        allowed = (size, size + 1) if ten_hidden or target == self.log.me else (size,)
+        ten_may_be_held = self.ten_may_be_held()
+        allowed = (size, size + 1) if ten_may_be_held else (size,)
         if len(numbers) not in allowed:
             raise InputError(
                 f"{target} holds {size} card(s): a guess names {size} numbers"
-                + (f" ({size + 1} if it holds the 10)" if ten_hidden else "")
+                + (f" ({size + 1} if it holds the 10)" if ten_may_be_held else "")
             )
         place = self.hidden(target)
         if place is None:

@@ -191,12 +191,13 @@ def other_player(table: Table, actor: str, name: object) -> str:
 
 
 def legal_guess(table: Table, target: str, cards: object) -> list[int]:
-    """A legal guess at `target`'s hand: as many numbers as cards (one more when the 10 may be
-    there, named as 0 and 1), each a value 0-9."""
+    """A legal guess at `target`'s hand: as many numbers as cards (one more while the 10 may be
+    there, named as 0 and 1: in the advanced game, unless it is face up), each a value 0-9."""
     if not isinstance(cards, list) or not all(isinstance(v, int) for v in cards):
         raise ValueError(f"a guess is a list of numbers, not {cards!r}")
     size = len(table.hands[target])
-    sizes = (size, size + 1) if table.advanced else (size,)
+    ten_may_be_held = table.advanced and table.public()[TEN] == 0
+    sizes = (size, size + 1) if ten_may_be_held else (size,)
     if len(cards) not in sizes or any(v not in range(TEN) for v in cards):
         raise ValueError(f"{target} holds {size} cards: a guess names {size} numbers 0-9")
     return sorted(cards)

@@ -95,10 +95,15 @@ def with_my_choices(intent: dict) -> dict:
 
 
 class Extender:
-    """The posterior after my log plus some events, paying only for the new events' steps."""
+    """The posterior after my log plus some events, paying only for the new events' steps.
+
+    The events imagine my turn coming now, whoever's turn the log has reached (the advice is
+    asked for at any moment), so they are read without the turn-order check; the moves played
+    are the rules' own (the simulator's), so no other check is lost."""
 
     def __init__(self, doc: Document, post):
         self.data = dict(doc.data)
+        self.data["options"] = {**(self.data.get("options") or {}), "turn_order": "free"}
         self.events = list(doc.events(doc.events_key, post.log.events))
         self.post = post
         self.base = post.belief

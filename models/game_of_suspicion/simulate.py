@@ -540,13 +540,20 @@ def play_turn(
 
 
 def lucky_round(
-    rng: random.Random, players: list[str], record: Record, table_args: dict, scores: dict
+    rng: random.Random,
+    players: list[str],
+    record: Record,
+    table_args: dict,
+    scores: dict,
+    starter: str | None = None,
 ) -> str:
-    """An earlier round its starting player wins at once by right guesses: a true history that
-    makes the log's round count (card 7 is not playable in round 1) what the caller asks for.
-    Returns the survivor, who starts the next round."""
+    """An earlier round its starting player (`starter`, the survivor of the round before; at
+    random in the first) wins at once by right guesses: a true history that makes the log's
+    round count (card 7 is not playable in round 1) what the caller asks for. Returns the
+    survivor, who starts the next round."""
     table = deal_round(rng, players, **table_args)
     table.scores = scores
+    table.turn = starter or table.turn
     record.add(deal_event(table), table)
     winner = table.turn
     for target in table.others(winner):
@@ -569,7 +576,7 @@ def start_round(
     starter = None
     for number in range(1, round_number):
         args = {"me": me, "advanced": advanced, "deck": deck, "round_number": number}
-        starter = lucky_round(rng, players, record, args, scores)
+        starter = lucky_round(rng, players, record, args, scores, starter)
     table = deal_round(rng, players, me, advanced, deck, round_number)
     table.scores = scores
     table.turn = starter or table.turn

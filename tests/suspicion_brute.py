@@ -496,6 +496,10 @@ class Brute:
         if all(checks):
             yield state, 1
 
+    def on_skip(self, state: State, body: dict) -> Successors:
+        """A turn let pass: nothing moves."""
+        yield state, 1
+
     def on_scores(self, state: State, body: dict) -> Successors:
         yield state, 1
 

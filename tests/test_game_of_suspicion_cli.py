@@ -130,8 +130,8 @@ def test_bad_events_are_one_line_naming_the_event(tmp_path, event, fragment):
 
 def test_contradiction_names_the_conflicting_events(tmp_path):
     """Ben showed Ana only the 9 of his cards over 4 (event 2), so he cannot be the holder of
-    the 8 named with card 1 (event 4); Cleo's look (event 3) plays no part."""
-    events = [*SHOWN["events"], {"look": {"by": "Cleo", "slot": "left", "exchanged": False}}]
+    the 8 named with card 1 (event 4); Ben's look (event 3), kept, plays no part."""
+    events = [*SHOWN["events"], {"look": {"by": "Ben", "slot": "left", "exchanged": False}}]
     events.append({"play": {"by": "Cleo", "card": 1, "named": 8, "holder": "Ben"}})
     result = invoke("solve", write(tmp_path / "log.yaml", {**SHOWN, "events": events}), "--json")
     assert result.exit_code == 1
@@ -143,6 +143,7 @@ def test_check_unique_and_not_unique(tmp_path):
         "game": "game-of-suspicion",
         "players": ["Ana", "Ben", "Cleo"],
         "me": "Ana",
+        "options": {"turn_order": "free"},  # Cleo guesses three times running
         "puzzle": {
             "given": [
                 *SHOWN["events"],
@@ -263,6 +264,7 @@ def test_a_sixth_zero_and_an_empty_hand_are_clear_errors(tmp_path):
     assert "event 2" in line and "cannot hold a 0" in line and "all 5" in line
     empty = {
         **SHOWN,
+        "options": {"turn_order": "free"},  # Ben plays every turn: the cards are tested here
         "events": [
             {"deal": {"hand": [0, 0, 1, 1], "shadow": [0, 1, 4, 5]}},
             {"play": {"by": "Ben", "card": 2, "showed": []}},
@@ -307,6 +309,14 @@ def test_session_short_forms_are_log_events(line, event):
     assert parse_line(line) == {"play": event}
 
 
+def test_a_turn_let_pass_has_a_short_form():
+    from models.game_of_suspicion.game import describe_event, parse_line
+
+    assert parse_line("skip Ben") == {"skip": {"by": "Ben"}}
+    assert parse_line("skip") == {"skip": {}}
+    assert describe_event({"skip": {}}, "Ana") == "Ana lets the turn pass"
+
+
 def test_a_misspelt_outcome_key_suggests_the_right_one():
     from models.game_of_suspicion.game import parse_line
     from solver.errors import InputError
@@ -338,3 +348,130 @@ def test_a_wrong_length_guess_mentions_the_10_only_while_it_may_be_held(tmp_path
     data = {**header, "advanced": True, "events": [hidden_ten, short]}
     line = one_error_line(invoke("solve", write(tmp_path / "hidden.yaml", data)), 2)
     assert "(5 if it holds the 10)" in line
+
+
+@pytest.mark.parametrize("me", ["Ana", "Ben", "Cleo", None])
+def test_a_guess_names_as_many_numbers_as_the_hand_holds_from_every_seat(tmp_path, me):
+    """The rulebook's example: Blue holds 3 cards, so Red must guess 3 numbers. In the basic
+    game there is no 10, so a four-number guess at a three-card hand is refused whoever logs
+    it, the guessed player's own seat included (issue 30)."""
+    hands = {"Ana": [0, 1, 1, 2], "Ben": [0, 0, 3, 9], "Cleo": [1, 4, 6, 7]}
+    deal: dict = {"shadow": [0, 1, 5, 8]}
+    if me is not None:
+        deal["hand"] = hands[me]
+    header = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo"]}
+    events = [
+        {"deal": deal},
+        {"play": {"by": "Ben", "card": 9}},  # Ben now holds 3 cards
+        {"guess": {"by": "Cleo", "target": "Ben", "cards": [0, 0, 3, 9]}},
+    ]
+    data = {**header, **({"me": me} if me else {}), "events": events}
+    line = one_error_line(invoke("solve", write(tmp_path / "log.yaml", data)), 2)
+    assert "event 3" in line and "Ben holds 3 card(s): a guess names 3 numbers" in line
+    assert "10" not in line
+
+
+@pytest.mark.parametrize("me", ["Ana", "Cleo"])
+def test_a_guess_names_one_number_more_only_while_the_10_may_be_held(tmp_path, me):
+    """In the advanced game a guess may name one number more (0 and 1 for the 10), but not
+    once the 10 is set aside face up: then nobody can hold it, whoever logs the guess, the
+    guessed player included."""
+    hands = {"Ana": [0, 1, 2, 4], "Cleo": [0, 1, 8, 9]}
+    header = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo"], "me": me}
+    deal = {"hand": hands[me], "shadow": [3, 5, 6, 7], "aside": 10}
+    guess = {"guess": {"by": "Ben", "target": "Cleo", "cards": [0, 0, 1, 1, 2]}}
+    data = {**header, "advanced": True, "events": [{"deal": deal}, guess]}
+    line = one_error_line(invoke("solve", write(tmp_path / "aside.yaml", data)), 2)
+    assert "event 2" in line and "names 4 numbers" in line and "10" not in line
+    deal["aside"] = 9 if me == "Ana" else 2  # the 10 may be in a hand again
+    data = {**header, "advanced": True, "events": [{"deal": deal}, guess]}
+    assert invoke_json("solve", write(tmp_path / "hidden.yaml", data))["consistent"]
+
+
+# -- the turn order (issue 30) -------------------------------------------------------------------
+
+FOUR = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo", "Dan"], "me": "Ana"}
+MY_DEAL = {"deal": {"hand": [0, 1, 5, 7]}}
+
+
+def looks(*players: str) -> list[dict]:
+    """Another player's middle look (kept) for each of `players`, in turn."""
+    return [{"look": {"by": p, "slot": "left", "exchanged": False}} for p in players]
+
+
+def solve_events(tmp_path, *events: dict, deal: dict = MY_DEAL, **header):
+    data = {**FOUR, **header, "events": [deal, *events]}
+    return invoke("solve", write(tmp_path / "log.yaml", data), "--json")
+
+
+def test_a_player_who_plays_four_cards_in_a_row_is_refused(tmp_path):
+    """The turn passes to the left after one action: Ana's second card in a row is refused,
+    naming whose turn it is and who played last."""
+    plays = [{"play": {"card": card}} for card in (5, 7, 1, 0)]
+    plays[0]["play"]["shown"] = {"Ben": [], "Cleo": [], "Dan": []}
+    line = one_error_line(solve_events(tmp_path, *plays), 2)
+    assert "event 3" in line and "it is Ben's turn: Ana played last" in line
+    assert "skip: {by: Ben}" in line and "turn_order: free" in line
+
+
+def test_turns_pass_to_the_left_and_wrap_around(tmp_path):
+    """Any player may take a round's first turn (the rulebook draws the first player); then the
+    seat order, wrapping from the last seat to the first."""
+    assert solve_events(tmp_path, *looks("Cleo", "Dan"), {"look": {"saw": 0}}).exit_code == 0
+    line = one_error_line(solve_events(tmp_path, *looks("Cleo", "Ben")), 2)
+    assert "event 3" in line and "it is Dan's turn, not Ben's: Cleo played last" in line
+
+
+def test_a_right_guess_lets_the_guesser_guess_again_and_only_guess(tmp_path):
+    right = {"guess": {"target": "Ben", "cards": [0, 0, 1, 1], "correct": True}}
+    wrong = {"guess": {"target": "Cleo", "cards": [0, 0, 1, 1], "correct": False}}
+    assert solve_events(tmp_path, right, wrong, *looks("Cleo", "Dan")).exit_code == 0
+    assert solve_events(tmp_path, right, *looks("Cleo", "Dan")).exit_code == 0  # ended there
+    line = one_error_line(solve_events(tmp_path, right, {"look": {"saw": 0}}), 2)
+    assert "event 3" in line and "after a right guess Ana may only guess again" in line
+    line = one_error_line(solve_events(tmp_path, right, wrong, {"look": {"saw": 0}}), 2)
+    assert "event 4" in line and "it is Cleo's turn: Ana played last" in line
+
+
+def test_players_who_are_out_are_skipped(tmp_path):
+    """Ben is out: after Ana comes Cleo."""
+    right = {"guess": {"target": "Ben", "cards": [0, 0, 1, 1], "correct": True}}
+    after = [*looks("Cleo", "Dan"), {"look": {"saw": 0}}, *looks("Cleo")]
+    assert solve_events(tmp_path, right, *after).exit_code == 0
+    line = one_error_line(solve_events(tmp_path, right, *looks("Cleo", "Dan"), *looks("Dan")), 2)
+    assert "event 5" in line and "it is Ana's turn: Dan played last" in line
+
+
+def test_a_right_guess_with_card_3_ends_the_turn(tmp_path):
+    """Card 3's guesses are one action (B): a right one puts the player out, and the turn passes
+    (house ruling: the extra guess belongs to action C)."""
+    card_3 = {"play": {"card": 3, "target": "Ben", "guesses": [[0, 0, 1, 1]], "correct": True}}
+    again = {"guess": {"target": "Cleo", "cards": [0, 0, 1, 1], "correct": False}}
+    holding_3 = {"deal": {"hand": [0, 1, 3, 7]}}
+    line = one_error_line(solve_events(tmp_path, card_3, again, deal=holding_3), 2)
+    assert "event 3" in line and "it is Cleo's turn: Ana played last" in line
+
+
+def test_the_survivor_of_a_round_starts_the_next(tmp_path):
+    hands = [[0, 0, 1, 1], [0, 0, 1, 2], [1, 3, 4, 6]]
+    wins = [
+        {"guess": {"target": p, "cards": h, "correct": True}}
+        for p, h in zip(["Ben", "Cleo", "Dan"], hands, strict=True)
+    ]
+    next_deal = {"deal": {"hand": [0, 1, 5, 7]}}
+    assert solve_events(tmp_path, *wins, next_deal, {"look": {"saw": 0}}).exit_code == 0
+    line = one_error_line(solve_events(tmp_path, *wins, next_deal, *looks("Ben")), 2)
+    assert "event 6" in line and "Ana survived the round before and starts this one" in line
+
+
+def test_a_turn_let_pass_is_a_skip_and_a_free_table_keeps_no_order(tmp_path):
+    """Two ways for a log whose table did not keep the rulebook's order: `skip` records a turn
+    in which the player did nothing (no card moves), and the house rule `turn_order: free`
+    turns the check off."""
+    skipped = solve_events(tmp_path, *looks("Ben"), {"skip": {"by": "Cleo"}}, *looks("Dan"))
+    assert skipped.exit_code == 0
+    plain = solve_events(tmp_path, *looks("Ben", "Dan"), options={"turn_order": "free"})
+    assert plain.exit_code == 0
+    assert json.loads(skipped.stdout)["hands"] == json.loads(plain.stdout)["hands"]
+    line = one_error_line(solve_events(tmp_path, *looks("Ben"), {"skip": {"by": "Dan"}}), 2)
+    assert "event 3" in line and "it is Cleo's turn, not Dan's" in line

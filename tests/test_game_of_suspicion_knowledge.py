@@ -48,6 +48,7 @@ LOOK_LEFT_3 = {"look": {"slot": "left", "saw": 3, "put_back": 3}}
 
 def setup_of(*events: dict, advanced: bool = False, aside: int | None = None) -> Setup:
     data: dict = {"game": "game-of-suspicion", "players": ["Ana", "Ben", "Cleo"], "me": "Ana"}
+    data["options"] = {"turn_order": "free"}  # these logs test the cards, in any order
     if advanced:
         data["advanced"] = True
         events = ({"deal": {**events[0]["deal"], "aside": aside}}, *events[1:])

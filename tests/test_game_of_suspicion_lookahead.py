@@ -5,6 +5,7 @@ candidates share their samples, and a look-ahead with nothing random in it is ex
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 
@@ -136,7 +137,7 @@ def test_suggest_adds_the_look_ahead_and_horizon_1_leaves_it_out():
         values == sorted(values, reverse=True) and ahead["best"] == ahead["candidates"][0]["event"]
     )
     assert all(c["standard_error"] >= 0 for c in ahead["candidates"])
-    assert any("look-ahead: my action, 2 opponent turns, my next action" in x for x in report.lines)
+    assert any("look-ahead: my move, 2 opponent turns, my next turn" in x for x in report.lines)
     one = GAME.suggest(Document(doc), horizon=1)
     assert "lookahead" not in one.data and one.data["actions"] == report.data["actions"]
     with pytest.raises(InputError, match="--horizon 2"):
@@ -161,3 +162,116 @@ def test_head_to_head_plays_rounds_and_the_default_run_is_unchanged():
     assert margins.games == 1
     mean, low, high = margins.interval()
     assert low <= mean <= high
+
+
+# -- issue 30: only the moves the rules allow, and one valuation for every line ----------------
+
+# I have just guessed Ben's hand right and may guess again (the issue's log)
+GUESSED_RIGHT = {
+    "game": "game-of-suspicion",
+    "players": ["Ana", "Ben", "Cleo", "Dan"],
+    "me": "Ana",
+    "events": [
+        {"deal": {"hand": [0, 1, 5, 7]}},
+        {"look": {"slot": "left", "saw": 0}},
+        {"look": {"by": "Ben", "slot": "right", "exchanged": False}},
+        {"play": {"by": "Cleo", "card": 2, "showed": ["Ana", "Ben", "Dan"]}},
+        {"play": {"by": "Dan", "card": 4, "shown": {"Ana": 2, "Ben": 1, "Cleo": 1}}},
+        {"play": {"by": "Ana", "card": 5, "shown": {"Ben": [8], "Cleo": [], "Dan": [6]}}},
+        {
+            "play": {
+                "by": "Ben",
+                "card": 3,
+                "target": "Cleo",
+                "guesses": [[0, 2, 9], [0, 0, 9]],
+                "correct": True,
+            }
+        },
+        {"guess": {"by": "Dan", "target": "Ben", "correct": False, "cards": [1, 1, 8]}},
+        {"play": {"by": "Ana", "card": 1, "named": 8, "holder": "Ben", "gave": 0}},
+        {"play": {"by": "Ben", "card": 0, "between": ["Ana", "Dan"], "gave": 7, "got": 1}},
+        {"look": {"by": "Dan", "slot": "left", "exchanged": True}},
+        {"guess": {"by": "Ana", "target": "Ben", "correct": True, "cards": [0, 1]}},
+    ],
+}
+
+
+def every_text(report) -> list[str]:
+    """Everything a player reads of a report: its lines and every cell of its tables."""
+    cells = [cell for table in report.tables for row in table.rows for cell in row]
+    return [*report.lines, *[t.title for t in report.tables], *cells]
+
+
+def test_after_a_right_guess_only_another_guess_or_the_end_of_the_turn_is_offered():
+    for horizon in (1, None):
+        report = GAME.suggest(Document(GUESSED_RIGHT), horizon=horizon)
+        assert report.data["after_right_guess"] is True
+        assert report.data["actions"] == []  # no look, no card: the rules allow none now
+        actions = [t for t in every_text(report) if re.search(r"look at the|play \d", t)]
+        assert not actions, actions
+        assert [t.title for t in report.tables][0] == "Best guess at each opponent"
+        assert report.data["advice"] in ("guess", "end turn")
+    ahead = GAME.suggest(Document(GUESSED_RIGHT)).data["lookahead"]
+    events = [c["event"] for c in ahead["candidates"]]
+    assert None in events and all(e is None or "guess" in e for e in events)
+
+
+def test_the_one_step_summary_and_advice_after_a_right_guess_agree():
+    report = GAME.suggest(Document(GUESSED_RIGHT), horizon=1)
+    data = report.data
+    summary, advice = report.lines[0], report.lines[1]
+    assert "may guess again or end my turn" in summary
+    assert f"{data['guess_now_points']:.2f}" in summary and f"{data['wait_points']:.2f}" in summary
+    guess = data["guess_now_points"] >= data["wait_points"]
+    assert data["advice"] == ("guess" if guess else "end turn")
+    assert advice.startswith("advice: GUESS" if guess else "advice: end my turn")
+
+
+def look_ahead_parts(report):
+    table = next(t for t in report.tables if t.title.startswith("Look-ahead"))
+    summary = next(line for line in report.lines if "expected points to my next turn" in line)
+    advice = next(line for line in report.lines if line.startswith("advice:"))
+    return table, summary, advice
+
+
+@pytest.mark.parametrize("doc", [GUESSED_RIGHT, *[d for d, _ in prefixes(3, seed=30, count=4)]])
+def test_the_summary_the_advice_and_the_table_come_from_the_look_ahead(doc):
+    """Every line a player reads gives the look-ahead's values when it is on: the advice is the
+    table's best row, the summary's numbers are the table's, and a line says so whenever the
+    look-ahead's choice is not the one-step's best."""
+    report = GAME.suggest(Document(doc))
+    ahead = report.data["lookahead"]
+    table, summary, advice = look_ahead_parts(report)
+    best = ahead["candidates"][0]
+    assert table.rows[0][0] == best["action"] and ahead["best"] == best["event"]
+    assert f"({best['points']:.2f} ± {best['standard_error']:.2f} points" in advice
+    guess = next(c for c in ahead["candidates"] if c["event"] and "guess" in c["event"])
+    assert f"{guess['action']} now {guess['points']:.2f} ± " in summary
+    assert not any(line.startswith("guess now:") for line in report.lines)  # the one-step line
+    one_step_best = max(ahead["candidates"], key=lambda c: c["one_step_points"])
+    overrides = [line for line in report.lines if "overrides the one-step values" in line]
+    if one_step_best["one_step_points"] > best["one_step_points"]:
+        assert overrides and one_step_best["action"] in overrides[0]
+    else:
+        assert not overrides
+    word = "guess" if best["event"] and "guess" in best["event"] else None
+    assert report.data["advice"] == (word or ("end turn" if best["event"] is None else "act"))
+
+
+def test_a_player_reads_no_internal_names():
+    for doc in (GUESSED_RIGHT, prefixes(3, seed=31, count=1)[0][0]):
+        report = GAME.suggest(Document(doc))
+        texts = [*every_text(report), report.data["lookahead"]["opponent_policy"]]
+        assert not any(".py" in text or "bot" in text for text in texts), texts
+
+
+def test_the_bots_after_a_right_guess_guess_again_or_end_the_turn():
+    """Self-play's advice bot and the look-ahead bot choose among the same two moves."""
+    data = GAME.suggest(Document(GUESSED_RIGHT), horizon=1).data
+    intent = lookahead.one_step_intent(posterior(GUESSED_RIGHT))
+    if data["guess_now_points"] >= data["wait_points"]:
+        assert intent is not None and "guess" in intent
+    else:
+        assert intent is None
+    chosen = lookahead.lookahead_intent(Document(GUESSED_RIGHT), posterior(GUESSED_RIGHT))
+    assert chosen is None or "guess" in chosen

@@ -334,3 +334,27 @@ def test_the_advice_bot_picks_among_equally_good_targets_at_random():
     assert one_step_intent(post)["play"]["target"] == "P2"
     bot = selfplay.advice_bot(random.Random(1))
     assert {bot(doc)["play"]["target"] for _ in range(20)} == {"P2", "P3"}
+
+
+def test_the_simulator_takes_one_number_more_only_while_the_10_may_be_held():
+    """As the log reader: with the 10 set aside face up, a guess names exactly as many numbers
+    as the hand holds; while it is hidden, one more (0 and 1 for the 10) is a legal guess."""
+    from models.game_of_suspicion.simulate import Table, legal_guess
+
+    hands = {"P1": [0, 0, 1, 2], "P2": [0, 1, 3, 4], "P3": [0, 1, 5, 6]}
+    table = Table(
+        players=["P1", "P2", "P3"],
+        me="P1",
+        advanced=True,
+        deck=rules.load_deck(),
+        round_number=1,
+        hands=hands,
+        middle={"left": [1], "right": [7]},
+        shadow=[0, 1, 8, 9],
+        aside=rules.TEN,
+        turn="P1",
+    )
+    with pytest.raises(ValueError, match="names 4 numbers"):
+        legal_guess(table, "P2", [0, 0, 1, 1, 3])
+    table.aside, hands["P2"][0] = 0, rules.TEN  # the 10 is in a hand, unseen
+    assert legal_guess(table, "P2", [0, 0, 1, 1, 3]) == [0, 0, 1, 1, 3]

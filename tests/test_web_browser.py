@@ -161,17 +161,17 @@ TAPPED = {
             [["Ben"], ["left"], ["exchanged"]],
             "look Ben left exchanged",
         ),
-        ("My middle look, exchanged", [["right"], ["6"], ["1"]], "look right saw 6 put 1"),
+        (  # the turns in seat order: Ben, Cleo, Dan, Ana
+            "Card 4 or 5 played: how many each showed",
+            [["Cleo"], ["4"], ["2"], ["1"], [], ["0"]],
+            "play Cleo 4 shown Ana=2 Ben=1 Dan=0",
+        ),
         (
             "Card 1 played",
-            [["Ben"], ["5"], ["Ana"], [], ["9"]],
-            "play Ben 1 named 5 holder Ana got 9",
+            [["Dan"], ["5"], ["Ana"], [], ["0"]],
+            "play Dan 1 named 5 holder Ana got 0",
         ),
-        (
-            "Card 4 or 5 played: how many each showed",
-            [["Cleo"], ["4"], ["3"], ["1"], [], ["0"]],
-            "play Cleo 4 shown Ana=3 Ben=1 Dan=0",
-        ),
+        ("My middle look, exchanged", [["right"], ["6"], ["1"]], "look right saw 6 put 1"),
     ],
     "suspeicao": [
         (

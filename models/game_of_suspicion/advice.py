@@ -10,6 +10,10 @@ modelled): each legal action of mine is valued by what I would see (its outcome,
 the hidden world) — the expected information in bits, I(world; outcome), and the expected
 probability of a correct guess next turn, the sum over outcomes of the best hand's weight.
 Card 1 assumes I give the named card back; card 8 and a middle look assume I keep what I have.
+
+Only the moves the rules allow now are offered: right after a right guess of mine I may only
+guess again or end my turn, so no action is valued then, and ending the turn is worth the best
+single guess on my next turn.
 """
 
 from __future__ import annotations
@@ -47,6 +51,21 @@ class ActionValue:
     p_guess: Fraction  # expected P(correct guess) on my next turn
     points: Fraction  # expected points: scored by the action + of that guess
     notes: list[str] = field(default_factory=list)
+
+
+def guessing_on(post) -> bool:
+    """Whether I have just guessed right: the rules then let me only guess again or end my turn."""
+    return post.log.me is not None and post.round.guessing_on == post.log.me
+
+
+def end_turn_value(post) -> Fraction:
+    """Ending my turn after a right guess, one step ahead: the best single guess on my next
+    turn, with what I know now (the points of the most likely hand of the best opponent)."""
+    places = {p: post.place(p) for p in post.opponents}
+    sizes = {p: post.round.hand_size[p] for p in post.opponents}
+    if any(post.belief.pooled):
+        post.belief = post.belief.resolved()
+    return _guess_now(post.belief, places, sizes)[1] if places else Fraction(0)
 
 
 def guess_numbers(hand: tuple[int, ...]) -> list[int]:
@@ -124,8 +143,8 @@ def action_values(post) -> list[ActionValue]:
         post.belief = post.belief.resolved()
     log, rnd, belief = post.log, post.round, post.belief
     me = log.me
-    if me is None or me not in rnd.active or rnd.my_hand is None:
-        return []
+    if me is None or me not in rnd.active or rnd.my_hand is None or guessing_on(post):
+        return []  # after a right guess no action is allowed, only another guess
     places = {p: post.place(p) for p in post.opponents}
     sizes = {p: rnd.hand_size[p] for p in post.opponents}
     values: list[ActionValue] = []
@@ -319,15 +338,50 @@ def suggest(game, post, horizon: int | None, doc=None) -> Report:
     return ahead_report(report, doc, post)
 
 
-def one_step_report(game, post) -> Report:
-    """Today's one-step advice: guess now (exact chain) or the best action (one step)."""
-    log, rnd = post.log, post.round
-    guesses = best_guesses(post)
-    opponents = {p: (post.place(p), rnd.hand_size[p]) for p in post.opponents}
+@dataclass
+class OneStep:
+    """The one-step valuation of the moves the rules allow now, read by the report, the
+    self-play bot and the look-ahead alike: guessing now (the exact chain) against the best
+    action, or, right after a right guess, against ending my turn."""
+
+    guesses: list[GuessPlan]  # best first
+    actions: list[ActionValue]  # best first; none right after a right guess
+    now: Fraction  # guessing now, guessing on after each right guess
+    wait: Fraction  # the best action, or ending my turn right after a right guess
+    again: bool  # I have just guessed right: only another guess or the end of my turn
+
+    @property
+    def guess_now(self) -> bool:
+        return bool(self.guesses) and (self.now >= self.wait or not (self.actions or self.again))
+
+    @property
+    def value(self) -> Fraction:
+        """What my turn is worth, one step ahead: the best of the moves allowed."""
+        return max(self.now, self.wait)
+
+
+def one_step(post) -> OneStep:
+    opponents = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
     now = chain_value(post.belief, opponents)
     actions = action_values(post)
-    wait = max((a.points for a in actions), default=Fraction(0))
-    guess_now = bool(guesses) and now >= wait
+    again = guessing_on(post)
+    wait = end_turn_value(post) if again else max((a.points for a in actions), default=Fraction(0))
+    return OneStep(best_guesses(post), actions, now, wait, again)
+
+
+def one_step_report(game, post) -> Report:
+    """Today's one-step advice: guess now (exact chain) or the best action (one step); right
+    after a right guess, guess again or end my turn."""
+    log = post.log
+    valued = one_step(post)
+    guesses, actions, now, wait, again = (
+        valued.guesses,
+        valued.actions,
+        valued.now,
+        valued.wait,
+        valued.again,
+    )
+    guess_now = valued.guess_now
     data = {
         "game": game.name,
         "consistent": True,
@@ -345,7 +399,8 @@ def one_step_report(game, post) -> Report:
         ],
         "guess_now_points": probability(now),
         "wait_points": probability(wait),
-        "advice": "guess" if guess_now else "act",
+        "after_right_guess": again,
+        "advice": "guess" if guess_now else "end turn" if again else "act",
         "actions": [
             {
                 "action": a.label,
@@ -368,7 +423,50 @@ def one_step_report(game, post) -> Report:
         ]
         for g in guesses
     ]
-    action_rows = [
+    tables = [
+        Table(
+            "Best guess at each opponent",
+            ["target", "guess", "p(right)", "cards", "points"],
+            guess_rows,
+            {0},
+        )
+    ]
+    if not again:
+        tables.append(actions_table(actions, {0} if actions and not guess_now else set()))
+    if again:
+        summary = (
+            f"I guessed right and may guess again or end my turn: guessing again is worth "
+            f"{float(now):.2f} expected points (guessing on after each right guess); ending my "
+            f"turn and guessing on my next turn: {float(wait):.2f}"
+        )
+    else:
+        summary = (
+            f"guess now: {float(now):.2f} expected points (guessing on after each right guess); "
+            f"act and guess next turn: {float(wait):.2f}"
+        )
+    if guess_now:
+        advice = f"GUESS {guesses[0].target}'s hand as {hand_words(guesses[0].cards)}"
+    elif again:
+        advice = "end my turn"
+    else:
+        advice = f"act: {actions[0].label}" if actions else "no legal action"
+    lines = [
+        summary,
+        f"advice: {advice}",
+        "one action ahead; other players' turns in between are not modelled",
+        *turn_note(post),
+    ]
+    return Report(data, tables, lines, log.warnings)
+
+
+def hand_words(hand: tuple[int, ...]) -> str:
+    """A hand as it is guessed aloud: its numbers (the 10 as 0 and 1)."""
+    return " ".join(map(str, guess_numbers(hand)))
+
+
+def actions_table(actions: list[ActionValue], highlight: set[int]) -> Table:
+    """The legal actions valued one action ahead, best first (the best `TOP_ACTIONS`)."""
+    rows = [
         [
             a.label,
             f"{a.bits:.2f}",
@@ -378,31 +476,17 @@ def one_step_report(game, post) -> Report:
         ]
         for a in actions[:TOP_ACTIONS]
     ]
-    tables = [
-        Table(
-            "Best guess at each opponent",
-            ["target", "guess", "p(right)", "cards", "points"],
-            guess_rows,
-            {0},
-        ),
-        Table(
-            "Actions (then the best guess on my next turn)",
-            ["action", "bits", "p(guess right next)", "points", "notes"],
-            action_rows,
-            {0},
-        ),
-    ]
-    lines = [
-        f"guess now: {float(now):.2f} expected points (guessing on after each right guess); "
-        f"act and guess next turn: {float(wait):.2f}",
-        "advice: "
-        + (
-            f"GUESS {guesses[0].target}'s hand as {' '.join(map(str, guess_numbers(guesses[0].cards)))}"
-            if guess_now
-            else f"act: {actions[0].label}"
-            if actions
-            else "no legal action"
-        ),
-        "one action ahead; other players' turns in between are not modelled",
-    ]
-    return Report(data, tables, lines, log.warnings)
+    return Table(
+        "Actions, one action ahead (then the best guess on my next turn)",
+        ["action", "bits", "p(guess right next)", "points", "notes"],
+        rows,
+        highlight,
+    )
+
+
+def turn_note(post) -> list[str]:
+    """A line when it is not my turn: the advice is then for my turn, as things stand now."""
+    turn = post.round.turn
+    if turn is None or turn == post.log.me or guessing_on(post):
+        return []
+    return [f"it is {turn}'s turn: this is what I would do if my turn came now"]

@@ -38,6 +38,7 @@ play PLAYER CARD [key value ...]          a card and its outcome, keys as in the
   play Ben 6 face_up Ana=0 Cleo=1 Dan=0     play Ben 7 out Cleo=0,0,3
   play Ana 8 saw 3 5 put 0                  play Ben 9
 guess PLAYER TARGET right|wrong V V V ...  a whole-hand guess
+skip [PLAYER]                             a turn let pass (turns go to the left, in seat order)
 any event as YAML, e.g.  fact: {player: Ben, lacks: [2, 3]}"""
 
 
@@ -437,6 +438,8 @@ def describe_event(event: object, me: str | None = None) -> str:
     if kind == "guess":
         right = "right" if body.get("correct") else "wrong"
         return f"{by} guesses {body.get('target')}: {hand_text(body.get('cards') or [])} ({right})"
+    if kind == "skip":
+        return f"{by} lets the turn pass"
     return kind
 
 
@@ -464,6 +467,8 @@ def parse_line(text: str) -> dict:
                 "cards": [_number(v) for word in rest[3:] for v in word.split(",") if v],
             }
         }
+    if kind == "skip" and len(rest) <= 1:
+        return {"skip": {"by": rest[0]} if rest else {}}
     if kind in EVENT_KINDS:
         raise InputError(f"usage of {kind}: see 'help', or type the event as YAML")
     hint = NameSet("command", EVENT_KINDS).suggestion(kind)

@@ -32,7 +32,8 @@ from solver.logfile import Document, as_flag, as_list, as_whole, known_fields, r
 from solver.names import NameSet
 
 GAME = "game-of-suspicion"
-EVENT_KINDS = ("deal", "look", "play", "guess", "move", "show", "fact", "scores")
+EVENT_KINDS = ("deal", "look", "play", "guess", "skip", "move", "show", "fact", "scores")
+TURNS = ("look", "play", "guess", "skip")  # the events that are a player's turn (A, B, C, none)
 HEADER = ("deck", "options", "advanced")  # beside every game's own (solver.logfile.HEADER_FIELDS)
 SLOTS = ("left", "right")
 TABLE = "table"  # a generic move's public place: face up in front of nobody in particular
@@ -60,6 +61,9 @@ class Round:
     played: dict[str, list[int]] = field(default_factory=dict)  # played for their action
     out: dict[str, list[int]] = field(default_factory=dict)  # players out -> the hand shown
     table: list[int] = field(default_factory=list)  # cards a generic move put on the table
+    turn: str | None = None  # whose turn is next (None: anyone's, at a round's first turn)
+    last: str | None = None  # who took the last turn
+    guessing_on: str | None = None  # who guessed right last and may guess again
 
     @property
     def active(self) -> list[str]:
@@ -117,6 +121,9 @@ class _Reader:
         self.raw = doc.events(key, upto)
         self.log = Log(deck, advanced, players.names, me, 0, scores=dict.fromkeys(players.names, 0))
         self.number = 0
+        self.kind = ""  # the kind of the event being read
+        self.acting = ""  # who takes the turn being read
+        self.guessed_right = False  # whether this event is a right guess (action C)
 
     # -- reading values and names -------------------------------------------------------------
 
@@ -175,10 +182,52 @@ class _Reader:
         return player
 
     def actor(self, body: dict) -> str:
+        """Who takes this turn (`by`, else me), checked against the turn order."""
         by = body.get("by", self.log.me)
         if by is None:
             raise InputError("say who acts: 'by: PLAYER' (the log has no 'me')")
-        return self.active_player(by, "actor")
+        self.acting = self.active_player(by, "actor")
+        self.check_turn(self.acting)
+        return self.acting
+
+    # -- the turn order -------------------------------------------------------------------------
+
+    def check_turn(self, actor: str) -> None:
+        """The rulebook's order: the turn passes to the left (the next player in seat order who
+        is still in the round) after one action, except that a right guess lets the guesser
+        guess again. Option `turn_order: free` turns the check off (a table's house rule)."""
+        rnd = self.round
+        if self.log.deck.option("turn_order") == "free" or actor == rnd.turn:
+            return
+        if actor == rnd.guessing_on:
+            if self.kind == "guess":
+                return
+            raise InputError(
+                f"after a right guess {actor} may only guess again; otherwise it is "
+                f"{rnd.turn}'s turn"
+            )
+        if rnd.turn is None:
+            return
+        why = (
+            f"{rnd.last} played last"
+            if rnd.last is not None
+            else f"{rnd.turn} survived the round before and starts this one"
+        )
+        besides = "" if actor == rnd.last else f", not {actor}'s"
+        raise InputError(
+            f"it is {rnd.turn}'s turn{besides}: {why} (a turn {rnd.turn} let pass is "
+            f"'skip: {{by: {rnd.turn}}}'; a table that keeps no order sets "
+            "'options: {turn_order: free}')"
+        )
+
+    def pass_turn(self, actor: str) -> None:
+        """After `actor`'s turn: the next player to the left who is still in; a right guess
+        (not one of card 3's) lets the guesser guess again."""
+        rnd = self.log.round
+        assert rnd is not None
+        rnd.last = actor
+        rnd.guessing_on = actor if self.guessed_right and not rnd.over else None
+        rnd.turn = None if rnd.over else next_player(rnd.players, rnd.out, actor)
 
     def mine(self, body: dict, key: str, actor_or_target: str) -> None:
         """Refuse a private detail the log's `me` could not have seen."""
@@ -307,11 +356,18 @@ class _Reader:
         return self.log
 
     def read_event(self, number: int, kind: str, event: dict) -> None:
-        self.number = number
+        self.number, self.kind, self.guessed_right = number, kind, False
         body = event[kind]
         if kind not in ("scores",) and not isinstance(body, dict):
             raise InputError(f"{kind} takes a mapping; see `sleuth new {GAME}`")
         getattr(self, f"on_{kind}")(body)
+        if kind in TURNS:  # `actor` checked the turn; it passes on
+            self.pass_turn(self.acting)
+
+    def on_skip(self, body: dict) -> None:
+        """A turn in which the player did nothing: a house rule that lets a player pass, or a
+        turn the log makes explicit that no action was taken. No card moves."""
+        self.actor(body)
 
     def on_deal(self, body: dict) -> None:
         log, deck = self.log, self.log.deck
@@ -377,6 +433,9 @@ class _Reader:
             face_up={p: [] for p in players},
             played={p: [] for p in players},
         )
+        before = log.round
+        if before is not None and before.over and before.active:
+            rnd.turn = before.active[0]  # the player who survived the round before starts
         log.rounds.append(rnd)
 
     def round_number(self, body: dict) -> int:
@@ -550,6 +609,12 @@ class _Reader:
             last = i == len(guesses) - 1
             self.guess(actor, target, numbers, correct and last)
 
+    def ten_may_be_held(self) -> bool:
+        """Whether a hand may hold the 10, from what every player sees: only in the advanced game,
+        and not once it is face up (set aside, played, put up by a 6, or in a shown hand). The
+        same from every seat, so a guess's length is judged alike whoever logs it."""
+        return self.log.advanced and self.round.public()[TEN] == 0
+
     def guess(self, actor: str, target: str, numbers: object, correct: bool) -> None:
         if target == actor:
             raise InputError("a guess is at another player's hand")
@@ -557,12 +622,12 @@ class _Reader:
         if TEN in numbers:
             raise InputError("the 10 is guessed as the two numbers 0 and 1, never as 10")
         size = self.round.hand_size[target]
-        ten_hidden = self.log.advanced and self.round.public()[TEN] == 0  # as the guesser sees it
-        allowed = (size, size + 1) if ten_hidden or target == self.log.me else (size,)
+        ten_may_be_held = self.ten_may_be_held()
+        allowed = (size, size + 1) if ten_may_be_held else (size,)
         if len(numbers) not in allowed:
             raise InputError(
                 f"{target} holds {size} card(s): a guess names {size} numbers"
-                + (f" ({size + 1} if it holds the 10)" if ten_hidden else "")
+                + (f" ({size + 1} if it holds the 10)" if ten_may_be_held else "")
             )
         place = self.hidden(target)
         if place is None:
@@ -717,6 +782,7 @@ class _Reader:
         target = self.active_player(body["target"], "target")
         correct = as_flag(body.get("correct", False), "'correct': true or false")
         self.guess(actor, target, body["cards"], correct)
+        self.guessed_right = correct
 
     # -- generic events (DESIGN.md): move, show, fact ---------------------------------------------
 
@@ -837,6 +903,13 @@ class _Reader:
             if not isinstance(points, int) or points < 0:
                 raise InputError(f"{name}'s score is a whole number of points")
             self.log.scores[self.player(name)] = points
+
+
+def next_player(seats: list[str], out: dict | set, actor: str) -> str:
+    """The next player to the left of `actor` (the next in seat order) who is still in."""
+    at = seats.index(actor)
+    later = seats[at + 1 :] + seats[: at + 1]
+    return next(p for p in later if p not in out)
 
 
 def parse(doc: Document, upto: int | None = None, key: str = "events") -> Log:

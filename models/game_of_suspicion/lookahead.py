@@ -27,10 +27,11 @@ from random import Random
 
 from models.game_of_suspicion import rules
 from models.game_of_suspicion.advice import (
-    action_values,
-    best_guesses,
-    chain_value,
+    TOP_ACTIONS,
+    actions_table,
     guess_numbers,
+    one_step,
+    turn_note,
 )
 from models.game_of_suspicion.log import SLOTS, parse
 from models.game_of_suspicion.simulate import Record, Table, play_turn, turn
@@ -41,7 +42,7 @@ from solver.stats import mean_and_se, shuffle_ties
 
 SAMPLES = 12  # hidden worlds each candidate is played on (the same ones for every candidate)
 CANDIDATES = 3  # the one-step's best actions valued ahead, besides guessing now
-OPPONENT_POLICY = "random bot (simulate.py)"
+OPPONENT_POLICY = "random play (each turn a random kind of action, then random choices)"
 MAX_WORLDS = 20_000  # above this many hidden worlds a look-ahead takes minutes: one step only
 MAX_OPPONENT_TURNS = 12  # a safety net: more than one lap of turns never comes before mine
 
@@ -52,35 +53,30 @@ class Ahead:
     the standard error of that mean from the samples."""
 
     label: str
-    intent: dict
+    intent: dict | None  # None: end my turn (right after a right guess)
     points: Fraction
     se: float
     one_step: Fraction  # its one-step value, for comparison
 
 
 def next_turn_value(post) -> Fraction:
-    """My next turn's one-step value: the best of guessing now and the best action."""
+    """My next turn's one-step value: the best of the moves the rules allow then."""
     if post.log.me not in post.round.active or not post.opponents:
         return Fraction(0)
-    places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
-    now = chain_value(post.belief, places)
-    wait = max((a.points for a in action_values(post)), default=Fraction(0))
-    return max(now, wait)
+    return one_step(post).value
 
 
 def one_step_intent(post, rng: Random | None = None) -> dict | None:
-    """Today's advice as an intent: guess when guessing now is worth at least the best action.
-    With `rng` (a self-play bot), exactly tied guesses or actions are picked at random instead
-    of by name, which would make every bot favour the first-listed seat."""
-    guesses = best_guesses(post)
-    actions = action_values(post)
-    places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
-    now = chain_value(post.belief, places)
-    wait = max((a.points for a in actions), default=Fraction(0))
+    """Today's advice as an intent: guess when guessing now is worth at least the best action
+    (right after a right guess: at least ending my turn, which is None). With `rng` (a
+    self-play bot), exactly tied guesses or actions are picked at random instead of by name,
+    which would make every bot favour the first-listed seat."""
+    valued = one_step(post)
+    guesses, actions = valued.guesses, valued.actions
     if rng is not None:
         guesses = shuffle_ties(guesses, lambda g: (g.p * g.points, g.p), rng)
         actions = shuffle_ties(actions, lambda a: (a.points, a.p_guess, a.bits), rng)
-    if guesses and (now >= wait or not actions):
+    if valued.guess_now:
         target = guesses[0]  # best_guesses ranks by (p * points, p): the max
         return {"guess": {"target": target.target, "cards": guess_numbers(target.cards)}}
     return actions[0].intent if actions else None
@@ -95,10 +91,15 @@ def with_my_choices(intent: dict) -> dict:
 
 
 class Extender:
-    """The posterior after my log plus some events, paying only for the new events' steps."""
+    """The posterior after my log plus some events, paying only for the new events' steps.
+
+    The events imagine my turn coming now, whoever's turn the log has reached (the advice is
+    asked for at any moment), so they are read without the turn-order check; the moves played
+    are the rules' own (the simulator's), so no other check is lost."""
 
     def __init__(self, doc: Document, post):
         self.data = dict(doc.data)
+        self.data["options"] = {**(self.data.get("options") or {}), "turn_order": "free"}
         self.events = list(doc.events(doc.events_key, post.log.events))
         self.post = post
         self.base = post.belief
@@ -172,9 +173,10 @@ def _cumulative(weights: list[int]):
         yield running
 
 
-def play_out(extend: Extender, table: Table, intent: dict, rng: Random) -> Fraction:
-    """One play of a candidate on one table: the points I score on the way plus my next turn's
-    one-step value (0 if I am out or the round is over by then)."""
+def play_out(extend: Extender, table: Table, intent: dict | None, rng: Random) -> Fraction:
+    """One play of a candidate on one table (None: end my turn, right after a right guess):
+    the points I score on the way plus my next turn's one-step value (0 if I am out or the
+    round is over by then)."""
     me = table.me
     assert me is not None
     record = Record(table.players, me, table.advanced, [])
@@ -186,8 +188,9 @@ def play_out(extend: Extender, table: Table, intent: dict, rng: Random) -> Fract
             return first.pop()
         return one_step_intent(extend.after(mine))  # on after a right guess, as today's advice
 
-    for event in turn(table, rng, me, ask):
-        record.add(event, table)
+    if intent is not None:
+        for event in turn(table, rng, me, ask):
+            record.add(event, table)
     if not table.over:
         table.turn = table.next_player(me)
     for _ in range(MAX_OPPONENT_TURNS):
@@ -200,18 +203,24 @@ def play_out(extend: Extender, table: Table, intent: dict, rng: Random) -> Fract
     return scored + next_turn_value(extend.after(mine))
 
 
-def candidates(post) -> list[tuple[str, dict, Fraction]]:
-    """(label, intent, one-step value): guessing now (the best guess) and the best actions."""
-    places = {p: (post.place(p), post.round.hand_size[p]) for p in post.opponents}
-    found = []
-    guesses = best_guesses(post)
-    if guesses:
-        g = max(guesses, key=lambda g: (g.p * g.points, g.p))
+END_TURN = "end my turn"
+
+
+def candidates(post) -> list[tuple[str, dict | None, Fraction]]:
+    """(label, intent, one-step value) of the moves the rules allow now: guessing now (the best
+    guess) and the best actions, or, right after a right guess, guessing again and ending my
+    turn (intent None)."""
+    valued = one_step(post)
+    found: list[tuple[str, dict | None, Fraction]] = []
+    if valued.guesses:
+        g = valued.guesses[0]  # ranked by (p * points, p): the max
         numbers = guess_numbers(g.cards)
         label = f"guess {g.target}'s hand as {' '.join(map(str, numbers))}"
         intent = {"guess": {"target": g.target, "cards": numbers}}
-        found.append((label, intent, chain_value(post.belief, places)))
-    for a in action_values(post)[:CANDIDATES]:
+        found.append((label, intent, valued.now))
+    if valued.again:
+        found.append((END_TURN, None, valued.wait))
+    for a in valued.actions[:CANDIDATES]:
         found.append((a.label, with_my_choices(a.intent), a.points))
     return found
 
@@ -227,14 +236,14 @@ def look_ahead(
     worlds, weights, enumerated = draws(post.belief, rng, samples)
     streams = [rng.getrandbits(64) for _ in worlds]
     found = []
-    for label, intent, one_step in candidates_of(post):
+    for label, intent, one_step_points in candidates_of(post):
         values = [
             play_out(extend, table_of(post, post.belief.counts[world]), intent, Random(stream))
             for world, stream in zip(worlds, streams, strict=True)
         ]
         mean = sum((w * v for w, v in zip(weights, values, strict=True)), Fraction(0))
         se = standard_error(values, worlds, weights, enumerated)
-        found.append(Ahead(label, intent, mean, se, one_step))
+        found.append(Ahead(label, intent, mean, se, one_step_points))
     return sorted(found, key=lambda a: (-a.points, a.label))
 
 
@@ -280,7 +289,8 @@ def lookahead_intent(doc: Document, post, samples: int = SAMPLES, seed: int = 0)
 
 def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) -> Report:
     """The one-step report with the look-ahead added: its table of candidates (value ± standard
-    error), and its best candidate as the advice."""
+    error), and its best candidate as the advice. The summary and the advice lines then come
+    from the look-ahead's values alone, and a line says where it overrides the one-step's."""
     turns = len(post.opponents)
     if too_large(post):
         data = {**report.data, "lookahead": None}
@@ -289,10 +299,11 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
             f"({len(post.belief.weights):,}); the one-step advice above stands"
         )
         return Report(data, report.tables, [*report.lines, line], report.warnings)
+    valued = one_step(post)
     found = look_ahead(doc, post, samples)
     best = found[0]
     data = dict(report.data)
-    data["advice"] = "guess" if "guess" in best.intent else "act"
+    data["advice"] = advice_word(best.intent, valued.again)
     data["lookahead"] = {
         "horizon": "my action, the other players' turns until mine, my next action",
         "opponent_turns": turns,
@@ -313,18 +324,68 @@ def ahead_report(report: Report, doc: Document, post, samples: int = SAMPLES) ->
     rows = [
         [a.label, f"{float(a.points):.2f} ± {a.se:.2f}", f"{float(a.one_step):.2f}"] for a in found
     ]
+    opponent_turns = f"{turns} opponent turn{'s' if turns != 1 else ''}"
     table = ReportTable(
-        f"Look-ahead: my action, {turns} opponent turn{'s' if turns != 1 else ''}, my next action",
+        f"Look-ahead: my move, {opponent_turns}, my next turn (the advice)",
         ["candidate", "points ± s.e.", "one-step points"],
         rows,
         {0},
     )
-    lines = [line for line in report.lines if not line.startswith(("advice:", "one action"))]
-    lines += [
-        f"advice: {best.label} ({float(best.points):.2f} ± {best.se:.2f} points "
-        "to my next turn's advice included)",
-        f"look-ahead: my action, {turns} opponent turn{'s' if turns != 1 else ''}, my next "
-        f"action; the other players are assumed to play the {OPPONENT_POLICY}; "
-        f"{samples} plays of hidden worlds from the exact belief, the same for every candidate",
+    tables = [report.tables[0]]  # the best guess at each opponent
+    if not valued.again:  # the actions table, with the look-ahead's choice emphasised
+        chosen = [i for i, a in enumerate(valued.actions[:TOP_ACTIONS]) if a.label == best.label]
+        tables.append(actions_table(valued.actions, set(chosen)))
+    lines = [
+        summary_line(found, valued.again),
+        f"advice: {advice_text(best)} ({float(best.points):.2f} ± {best.se:.2f} points, my "
+        "next turn included)",
+        *override_lines(found, best),
+        f"look-ahead: my move, {opponent_turns}, my next turn; the other players are assumed "
+        f"to play at random (each turn a random kind of action, then random choices); "
+        f"{samples} plays of hidden worlds drawn from the exact chances, the same for every "
+        "candidate",
+        *turn_note(post),
     ]
-    return Report(data, [*report.tables, table], lines, report.warnings)
+    return Report(data, [*tables, table], lines, report.warnings)
+
+
+def advice_word(intent: dict | None, again: bool) -> str:
+    """The JSON `advice`: guess, act, or end turn (right after a right guess)."""
+    if intent is not None and "guess" in intent:
+        return "guess"
+    return "end turn" if again else "act"
+
+
+def advice_text(best: Ahead) -> str:
+    if best.intent is not None and "guess" in best.intent:
+        guess = best.intent["guess"]
+        return f"GUESS {guess['target']}'s hand as {' '.join(map(str, guess['cards']))}"
+    return best.label if best.intent is None else f"act: {best.label}"
+
+
+def summary_line(found: list[Ahead], again: bool) -> str:
+    """Guessing against the best other move, in the look-ahead's values."""
+    guess = next((a for a in found if a.intent is not None and "guess" in a.intent), None)
+    other = next((a for a in found if a is not guess), None)
+    parts = []
+    if guess is not None:
+        parts.append(f"{guess.label} now {float(guess.points):.2f} ± {guess.se:.2f}")
+    if other is not None:
+        what = "end my turn" if other.intent is None else f"best action ({other.label})"
+        parts.append(f"{what} {float(other.points):.2f} ± {other.se:.2f}")
+    start = "I guessed right, so I may guess again or end my turn; " if again else ""
+    return f"{start}expected points to my next turn: " + "; ".join(parts)
+
+
+def override_lines(found: list[Ahead], best: Ahead) -> list[str]:
+    """Where the look-ahead's best is not the one-step's, say so in a player's words."""
+    first = max(found, key=lambda a: a.one_step)  # ties: the look-ahead's order
+    if first is best or first.one_step == best.one_step:
+        return []
+    return [
+        f"the look-ahead overrides the one-step values: looking one action ahead, "
+        f"{first.label} seemed best ({float(first.one_step):.2f} points against "
+        f"{float(best.one_step):.2f}), but played out through the other players' turns to my "
+        f"next turn, {best.label} is worth more ({float(best.points):.2f} against "
+        f"{float(first.points):.2f})"
+    ]

@@ -26,6 +26,7 @@ OPTIONS = {  # each option's values, the default first (RULINGS.md §3, docs/gam
     "announce_model": ("restrict", "bayes"),
     "card0_one_card": ("unaffected", "exchanges"),  # a player with one card and card 0
     "card6_ten_rank": ("zero", "ten"),  # how small the 10 is for card 6
+    "turn_order": ("rulebook", "free"),  # whether a log must keep the rulebook's turn order
 }
 ACTION_CARDS = tuple(range(10))  # the 10 has no action
 NAMEABLE = tuple(range(2, 10))  # what card 1 may name

@@ -191,12 +191,13 @@ def other_player(table: Table, actor: str, name: object) -> str:
 
 
 def legal_guess(table: Table, target: str, cards: object) -> list[int]:
-    """A legal guess at `target`'s hand: as many numbers as cards (one more when the 10 may be
-    there, named as 0 and 1), each a value 0-9."""
+    """A legal guess at `target`'s hand: as many numbers as cards (one more while the 10 may be
+    there, named as 0 and 1: in the advanced game, unless it is face up), each a value 0-9."""
     if not isinstance(cards, list) or not all(isinstance(v, int) for v in cards):
         raise ValueError(f"a guess is a list of numbers, not {cards!r}")
     size = len(table.hands[target])
-    sizes = (size, size + 1) if table.advanced else (size,)
+    ten_may_be_held = table.advanced and table.public()[TEN] == 0
+    sizes = (size, size + 1) if ten_may_be_held else (size,)
     if len(cards) not in sizes or any(v not in range(TEN) for v in cards):
         raise ValueError(f"{target} holds {size} cards: a guess names {size} numbers 0-9")
     return sorted(cards)
@@ -539,13 +540,20 @@ def play_turn(
 
 
 def lucky_round(
-    rng: random.Random, players: list[str], record: Record, table_args: dict, scores: dict
+    rng: random.Random,
+    players: list[str],
+    record: Record,
+    table_args: dict,
+    scores: dict,
+    starter: str | None = None,
 ) -> str:
-    """An earlier round its starting player wins at once by right guesses: a true history that
-    makes the log's round count (card 7 is not playable in round 1) what the caller asks for.
-    Returns the survivor, who starts the next round."""
+    """An earlier round its starting player (`starter`, the survivor of the round before; at
+    random in the first) wins at once by right guesses: a true history that makes the log's
+    round count (card 7 is not playable in round 1) what the caller asks for. Returns the
+    survivor, who starts the next round."""
     table = deal_round(rng, players, **table_args)
     table.scores = scores
+    table.turn = starter or table.turn
     record.add(deal_event(table), table)
     winner = table.turn
     for target in table.others(winner):
@@ -568,7 +576,7 @@ def start_round(
     starter = None
     for number in range(1, round_number):
         args = {"me": me, "advanced": advanced, "deck": deck, "round_number": number}
-        starter = lucky_round(rng, players, record, args, scores)
+        starter = lucky_round(rng, players, record, args, scores, starter)
     table = deal_round(rng, players, me, advanced, deck, round_number)
     table.scores = scores
     table.turn = starter or table.turn

@@ -10,16 +10,19 @@ players: [Ana, Ben, Cleo, Dan]     # 3 or 4, in seat order
 me: Ana                            # whose knowledge is computed (leave out: public information only)
 advanced: false                    # true: the 10 is shuffled in and one card is set aside
 # options: {choice_unit: card, announce_model: restrict,   # the probability model's options
-#           card0_one_card: unaffected, card6_ten_rank: zero}   # and two rulings (see the docs)
+#           card0_one_card: unaffected, card6_ten_rank: zero,   # two rulings (see the docs)
+#           turn_order: rulebook}                           # free: turns in any order
 events:
   - deal: {hand: [0, 1, 5, 7]}     # + shadow: [4 cards] with 3 players, aside: V when advanced
+  # Turns pass to the left (seat order), skipping players who are out; each is one action:
+  # A look, B play or C guess. A right guess lets the guesser guess again.
   # A: look at a middle card. Another player announces; I say what I saw and put back.
   - look: {by: Ben, slot: left, exchanged: true}
-  - look: {slot: right, saw: 0, put_back: 1}          # exchanged; left out = kept
   # B: play a card face up, with its public outcome (and mine, where I see more).
   - play: {by: Cleo, card: 0, between: [Ben, Dan]}     # I am one of them: + gave: V, got: V
   - play: {by: Dan, card: 1, named: 9, holder: Ben}    # holder: none; I act: + gave: V;
                                                        # I am the holder: + got: V
+  - look: {slot: right, saw: 0, put_back: 1}          # my look: exchanged; left out = kept
   - play: {by: Ben, card: 2, showed: [Ana, Dan]}       # the others declined; I act: + hands: {...}
   - play: {by: Cleo, card: 3, target: Ben, guesses: [[0, 1, 1], [0, 0, 1]], correct: false}
   - play: {by: Dan, card: 4, shown: {Ana: 2, Ben: 1, Cleo: 0}}   # counts; I act: lists of cards
@@ -30,6 +33,7 @@ events:
   # - play: {by: Ben, card: 6, face_up: {Ana: 0, Cleo: 0, Dan: 1}}  # players with 2+ cards
   # C: guess a whole hand (name 0 and 1 for the 10). A correct guess puts the player out.
   - guess: {by: Cleo, target: Ben, cards: [0, 9], correct: false}
+  # - skip: {by: Dan}                                  # a turn Dan let pass (a house rule)
   # Generic events, for card 9 or a house rule:
   # - move: {from: Ben, to: Cleo}                      # a hidden card (the giver's choice)
   # - move: {from: Ben, to: table, card: 9}            # places: players, left, right, table

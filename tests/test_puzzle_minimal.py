@@ -65,6 +65,19 @@ def test_check_sorts_clues_into_redundant_kept_and_needed():
     assert data["minimal"] == [1, 2, 4, 6, 7]
 
 
+def test_a_puzzle_is_read_without_the_turn_order_unless_it_asks_for_it(tmp_path):
+    # with clue 5 (Ben's guess) struck, Cleo acts after Ana; a puzzle's clues are a selection
+    # of the round's events, not every turn, so that is still a puzzle with the same answer
+    struck = {**STORY, "puzzle": {**STORY["puzzle"]}}
+    struck["puzzle"]["given"] = [e for i, e in enumerate(STORY["puzzle"]["given"]) if i != 5]
+    assert check_of(struck)["answer"] == [1, 1, 1, 9]
+    path = tmp_path / "strict.yaml"
+    path.write_text(json.dumps({**struck, "options": {"turn_order": "rulebook"}}), "utf-8")
+    result = runner.invoke(app, ["check", str(path), "--json"])
+    assert result.exit_code == 2
+    assert "it is Ben's turn" in json.loads(result.stdout)["error"]
+
+
 def test_check_says_which_clues_are_kept_for_the_story(tmp_path):
     path = tmp_path / "story.yaml"
     path.write_text(yaml.safe_dump(STORY, sort_keys=False), encoding="utf-8")

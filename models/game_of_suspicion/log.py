@@ -105,6 +105,9 @@ class _Reader:
         deck = rules.load_deck(doc.deck_path())
         if doc.data.get("options") is not None:
             deck = deck.with_options(doc.data["options"])
+        if key == "given" and "turn_order" not in (doc.data.get("options") or {}):
+            # a puzzle's clues are a selection of the round's events, not every turn of it
+            deck = deck.with_options({"turn_order": "free"})
         advanced = doc.data.get("advanced")
         if advanced is None:  # left out: the advanced game exactly when a deal sets a card aside
             advanced = any(

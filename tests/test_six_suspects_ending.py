@@ -510,3 +510,23 @@ def test_following_the_advice_told_anew_at_every_state_is_what_the_issue_measure
     assert walk_value(False, 3) == Fraction(5259491, 13685760)  # 0.3843
     assert walk_value(True, 4) == Fraction(23382053, 47900160)  # 0.4881
     assert round(float(walk_value(False, 4)), 4) == 0.4661
+
+
+def test_the_page_takes_the_votes_in_one_form(tmp_path):
+    """At the vote, the page's votes form (a column for each player) adds the votes event
+    that `play` reads from `vote Ana A Ben D`, and the page then says the game is voted."""
+    lines = flow(["Ana", "Ben"], "Ana", "Ben")[:-1]
+    (tmp_path / "g.yaml").write_text(
+        yaml.safe_dump(doc_of(["Ana", "Ben"], "Ana", "players", lines).data), encoding="utf-8"
+    )
+    web = client(tmp_path)
+    forms = GAME.entry(doc_of(["Ana", "Ben"], "Ana", "players", lines))
+    index = [form.label for form in forms].index("The votes")
+    assert [part.label for part in forms[index].parts] == ["Ana's vote", "Ben's vote"]
+    page = web.post("/tap/g.yaml", data={"form": str(index), "vote0": "A", "vote1": "D"})
+    assert page.status_code == 200
+    saved = yaml.safe_load((tmp_path / "g.yaml").read_text())["events"][-1]
+    assert saved == GAME.parse_line("vote Ana A Ben D") == {"vote": {"Ana": "A", "Ben": "D"}}
+    assert "the game: voted (Ana A, Ben D)" in html.unescape(page.text)
+    missing = web.post("/tap/g.yaml", data={"form": str(index), "vote0": "A"})
+    assert missing.status_code == 422 and "Ben&#39;s vote" in missing.text

@@ -509,6 +509,14 @@ class SixSuspects:
                     for player in others
                 ),
                 EntryForm("An announcement", "announce {player}", [Part("player", "who", players)]),
+                EntryForm(  # everyone at once, after the last looks
+                    "The votes",
+                    "vote " + " ".join(f"{as_word(p)} {{vote{i}}}" for i, p in enumerate(players)),
+                    [
+                        Part(f"vote{i}", f"{p}'s vote", list(COLUMNS), columns=len(COLUMNS))
+                        for i, p in enumerate(players)
+                    ],
+                ),
             ]
         return forms
 

@@ -101,6 +101,8 @@ class SixSuspects:
                 "rows wrap around: A's left neighbour is F",
                 "resolution: Swap, Torches, Mirrors, Police, Diamond, totals, ties",
                 "every arrangement of the unseen cards is equally likely",
+                "a look that breaks the end of the game (the announcer's, a second last look) "
+                "is kept, with a warning",
             ],
         }
 

@@ -300,7 +300,7 @@ class SixSuspects:
             "announce_reason": best.announce_reason,
             "announce_or_look": announce_or_look(best),
             "stage": where.as_json(),
-            "next": next_step(log, where, best.counts, best),
+            "next": next_step(log, where, best),
         }
         rows = [
             [SLOTS[look.slot], f"{float(look.value):.4f}", f"{look.information:.3f}"]
@@ -549,14 +549,14 @@ class SixSuspects:
         raise InputError(f"unknown event {kind!r}{hint}")
 
 
-def next_step(log: Log, where: Stage, counts: Counts, best: Advice) -> dict:
+def next_step(log: Log, where: Stage, best: Advice) -> dict:
     """What to do now: look (where, and its value) or vote (for whom, and the chance it hits),
     or, once the votes are in, my vote and its chance. The same for every front end."""
     if best.looks:
         look = best.looks[0]
         slot = SLOTS[look.slot] if log.seen else None  # with nothing seen every slot is alike
         return {"do": "look", "slot": slot, "p_hit": probability(look.value)}
-    culprit = [counts.probability(c) for c in range(len(COLUMNS))]
+    culprit = [best.counts.probability(c) for c in range(len(COLUMNS))]
     top = max(culprit)
     vote = [COLUMNS[c] for c, p in enumerate(culprit) if p == top]
     step: dict = {"do": "vote", "vote": vote, "p_hit": probability(top)}
@@ -593,7 +593,7 @@ def next_step_line(log: Log, step: dict, best: Advice) -> str:
 def ending_lines(log: Log, where: Stage, best: Advice) -> list[str]:
     """Where the game is, whether to announce, what to do now and how many looks are left:
     the same four lines in `suggest`, the view of `play` and the web page."""
-    step = next_step(log, where, best.counts, best)
+    step = next_step(log, where, best)
     return [
         stage_line(where),
         announce_line(where, best.announce, best.announce_reason),

@@ -22,8 +22,8 @@ from webclient import client
 from cli.app import app
 from cli.render import console, errors
 from cli.session import Session
+from models.six_suspects.advice import one_look_values
 from models.six_suspects.game import SixSuspects
-from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, load_deck
 from solver.logbook import LogBook
 from solver.logfile import Document
@@ -478,16 +478,18 @@ def test_the_pages_looks_left_option_counts_down(tmp_path):
 def walk_value(told_at_start: bool, looks: int) -> Fraction:
     """P(the vote hits) when Ana follows the advice look by look, as `suggest` gives it on
     the log as it grows, with `looks` told before the first event (counting down) or told
-    anew at every state (`--looks-left`, which is how the count never went down)."""
+    anew at every state (`--looks-left`, which is how the count never went down). The last
+    look's worth is its one-look value: the mean over the cards it may show of the best vote
+    then (`one_look_values`, held to brute force in test_six_suspects_advice.py), one count
+    instead of one per card."""
 
     def value(lines: list[str]) -> Fraction:
         seen = {SLOTS.index(line.split()[1]): DECK.by_name(line.split()[2]) for line in lines}
-        if len(lines) == looks:  # the looks are taken: the vote
-            counts = count(DECK, seen)
-            return Fraction(max(counts.culprit), counts.worlds)
         doc = told_doc(lines, looks if told_at_start else None)  # a plain N: before event 1
         data = GAME.suggest(doc, looks_left=None if told_at_start else looks).data
         slot = data["looks"][0]["slot"]
+        if len(lines) == looks - 1:  # the last look, then the vote
+            return one_look_values(DECK, seen)[1][SLOTS.index(slot)]
         unseen = [c for c in DECK.cards if c not in seen.values()]
         children = [value([*lines, f"look {slot} {card.name}"]) for card in unseen]
         return sum(children, Fraction(0)) / len(unseen)

@@ -110,8 +110,9 @@ class Session:
                 self.set_header("players", words_of(rest))
             elif command == "me":
                 self.set_header("me", rest.strip())
-            elif command == "looks" and hasattr(self.game, "looks_told"):
-                self.set_header("looks_left", self.game.looks_told(rest))
+            elif command == "looks" and hasattr(self.game, "looks_told"):  # counted from now on
+                self.set_header("looks_left", self.game.looks_told(rest, self.book.document()))
+                self.show()
             else:
                 self.add(self.game.parse_line(line))
         except SleuthError as error:

@@ -725,11 +725,12 @@ def test_looks_in_play_tells_the_looks_left_and_suggest_reads_it(tmp_path):
     done = played(log, typed)
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
     assert "expected looks N" in done.stderr  # a bad number: one line, the session goes on
-    assert load(log)["looks_left"] == 2
+    assert load(log)["looks_left"] == {"looks": 2, "after_event": 1}  # told after event 1
     advised = invoke_json("suggest", log)
     assert advised["looks_left"] == 2 and advised["policy"] == "optimal"
     assert advised["looks_left_from"] == "as the log's looks_left says"
-    shown = done.stdout.split("looks_left: 2")[1]
+    shown = done.stdout.split("looks_left: ")[1]
     slot = advised["looks"][0]["slot"]
     assert f"suggested next look: {slot} (optimal: p(vote hits) = " in shown
+    assert "2 look(s) left (told 2 after event 1)" in shown
     assert invoke_json("suggest", log, "--looks-left", 1)["looks_left"] == 1  # the option wins

@@ -32,7 +32,8 @@ from models.six_suspects.counter import (
     placed_children,
     tally,
 )
-from models.six_suspects.log import LOOKS_BEFORE_ANNOUNCING, Log
+from models.six_suspects.ending import Stage, closed_reason, stage
+from models.six_suspects.log import Log, Told
 from models.six_suspects.posterior import opening_table, turned
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, column_of, row_of, slot_index
 
@@ -225,20 +226,14 @@ def best_vote(counts: Counts) -> Fraction:
     return Fraction(max(counts.culprit), counts.worlds)
 
 
-def looks_left(log: Log) -> int:
-    """My looks before the vote, by the rules: up to 4 in all, plus one after an announcement;
-    none left once I have announced."""
-    mine = log.looks.get(log.me, 0) if log.me else len(log.seen)
-    if log.announced_by is not None:
-        return 0 if log.announced_by == log.me else 1
-    return max(LOOKS_BEFORE_ANNOUNCING - mine, 0) + 1
-
-
-def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Advice:
+def advise(
+    log: Log, horizon: int | None = None, looks: int | None = None, where: Stage | None = None
+) -> Advice:
     """The advice of every front end (`suggest`, the view of `play` and of the web page): the
     same look and value for the same state.
 
-    `looks`: the looks I have left (default: from the log, `looks_left`). `horizon`: the looks
+    `where`: where the game stands (`ending.stage`, which counts the looks I have left);
+    `looks`, without it: the looks I have left, as told at this state. `horizon`: the looks
     valued, never more than those left (a look that does not exist is worth nothing). By
     default, as many as the tablebase reaches from this state (tablebase.py: k + H ≤ 5 on the
     bundled deck), else two live, or one while fewer than two cards are seen (a live two-look
@@ -247,8 +242,11 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
     followed at every look (it values at least as much)."""
     from models.six_suspects.tablebase import reach, table_looks
 
+    if where is None:
+        told = None if looks is None else Told(looks, log.events, by_option=True)
+        where = stage(log, told)
     seen = log.seen_cards()
-    left = looks_left(log) if looks is None else looks
+    left = where.looks_left
     deepest = max(reach(log.deck, len(seen)), EXACT_HORIZON)
     if horizon is None:
         live = EXACT_HORIZON if len(seen) >= DEFAULT_TWO_LOOKS_FROM else 1
@@ -256,8 +254,7 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
     valued = min(horizon, left, deepest, len(SLOTS) - len(seen))
     tabled = table_looks(log.deck, seen, valued) if valued > 1 else None
     if valued == 0:
-        t = tally(log.deck, seen)
-        counts, ranked = t.counts, []
+        counts, ranked = tally_counts(log.deck, seen), []
     else:
         if tabled is not None:
             counts = tally_counts(log.deck, seen)
@@ -270,12 +267,9 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
         )
     p_vote = best_vote(counts)
     vote = [c for c, n in enumerate(counts.culprit) if Fraction(n, counts.worlds) == p_vote]
-    can_announce = log.announced_by is None and all(
-        log.looks.get(p, 0) >= LOOKS_BEFORE_ANNOUNCING
-        for p in (log.players or ([log.me] if log.me else []))
-    )
-    if not can_announce:
-        announce, reason = False, "announcing is open once everyone has looked 4 times"
+    closed = closed_reason(where)
+    if closed is not None:
+        announce, reason = False, closed
     elif p_vote == 1:
         announce, reason = True, "you are certain"
     else:
@@ -287,7 +281,9 @@ def advise(log: Log, horizon: int | None = None, looks: int | None = None) -> Ad
             "every look you take also lets the others look"
         )
     exact = valued == min(left, len(SLOTS) - len(seen))
-    return Advice(counts, vote, p_vote, valued, exact, ranked, announce, reason, left, can_announce)
+    return Advice(
+        counts, vote, p_vote, valued, exact, ranked, announce, reason, left, where.announce_open
+    )
 
 
 def tally_counts(deck: Deck, seen: dict[int, Card]) -> Counts:

@@ -11,7 +11,8 @@ from fractions import Fraction
 from models.six_suspects import puzzle, simulate
 from models.six_suspects.advice import EXACT_HORIZON, Advice, advise
 from models.six_suspects.counter import Counts
-from models.six_suspects.log import EVENT_KINDS, GAME, Log, parse, parse_slot
+from models.six_suspects.ending import VOTED, Stage, announce_line, stage, stage_line
+from models.six_suspects.log import EVENT_KINDS, GAME, Log, Told, parse, parse_slot
 from models.six_suspects.posterior import count
 from models.six_suspects.rules import COLUMNS, SLOTS, Card, Deck, load_deck
 from solver import puzzle as puzzles
@@ -42,8 +43,9 @@ look SLOT CARD             my look, e.g. look A1 diamond
 look PLAYER SLOT           someone else's look, e.g. look Ben C2
 announce PLAYER            e.g. announce Ben
 vote PLAYER COLUMN ...     e.g. vote Ana A Ben D
-looks N                    the looks I have left before the vote, if not as the rules count
-                           them (saved as looks_left: N in the log; suggest reads it too)"""
+looks N                    I have N looks left before the vote from now on, if not as the
+                           rules count them; each look of mine counts one down (saved in the
+                           log as looks_left: {looks: N, after_event: K}; suggest reads it)"""
 
 
 def grid_table(log: Log, counts: Counts, next_look: int | None = None) -> Table:
@@ -99,6 +101,8 @@ class SixSuspects:
                 "rows wrap around: A's left neighbour is F",
                 "resolution: Swap, Torches, Mirrors, Police, Diamond, totals, ties",
                 "every arrangement of the unseen cards is equally likely",
+                "a look that breaks the end of the game (the announcer's, a second last look) "
+                "is kept, with a warning",
             ],
         }
 
@@ -130,6 +134,7 @@ class SixSuspects:
             "certain_culprit": certain[0] if len(certain) == 1 else None,
             "certainly_innocent": innocent,
             "warnings": log.warnings,
+            "stage": stage(log).as_json(),  # where the game is (ending.py)
         }
         best = max(culprit.values())
         lines = [
@@ -220,24 +225,22 @@ class SixSuspects:
         line = f"{states} states valued in {seconds:.0f} s, written to {tablebase.SHIPPED}"
         return Report(data, lines=[line])
 
-    def looks_told(self, text: str) -> int:
-        """`looks N` in `play`: the looks I have left, as the log will say it."""
-        return as_whole(text.strip(), "looks N: the looks I have left", low=0)
+    def looks_told(self, text: str, doc: Document) -> dict:
+        """`looks N` in `play`: N looks left from the log as it stands (its last event), as
+        the header will say it; my later looks count it down."""
+        looks = as_whole(text.strip(), "looks N: the looks I have left", low=0)
+        return {"looks": looks, "after_event": len(doc.events(doc.events_key))}
 
     def view(self, doc: Document) -> Report:
         """The session's view: the grid, with the look that most raises the chance of a correct
-        vote marked (one look ahead)."""
+        vote marked, and where the game is and what comes next, in `suggest`'s words."""
         log, counts = self.counts(doc)
         report = self.report(log, counts)
-        seen = log.seen_cards()
-        if not seen:
-            report.lines.append("nothing seen yet: all 12 slots are alike, look anywhere")
-            return report
-        best = advise(log, looks=told_looks_left(doc))  # as `suggest` advises
-        if best.looks:
-            look = best.looks[0]
-            report.tables = [grid_table(log, counts, look.slot)]
-            report.lines.append(f"suggested next look: {SLOTS[look.slot]} ({value_words(best)})")
+        where = stage(log)
+        best = advise(log, where=where)  # as `suggest` advises
+        if log.seen and best.looks:
+            report.tables = [grid_table(log, counts, best.looks[0].slot)]
+        report.lines += ending_lines(log, where, best)
         return report
 
     def replay(self, doc: Document) -> Report:
@@ -268,8 +271,9 @@ class SixSuspects:
     ) -> Report:
         cards = visible_as_given(doc)
         log = parse(cards, upto, cards.events_key)
-        told = looks_left if looks_left is not None else told_looks_left(doc)
-        best = advise(log, horizon, told)
+        told = None if looks_left is None else Told(looks_left, log.events, by_option=True)
+        where = stage(log, told)
+        best = advise(log, horizon, where=where)
         names = log.deck.suspects
         looks = [
             {
@@ -290,11 +294,13 @@ class SixSuspects:
             "exact": best.exact,
             "policy": "optimal" if best.exact else f"depth {best.horizon}",
             "looks_left": best.requested,
-            "looks_left_from": looks_source(doc, looks_left),
+            "looks_left_from": where.source,
             "looks": looks,
             "announce": best.announce,
             "announce_reason": best.announce_reason,
             "announce_or_look": announce_or_look(best),
+            "stage": where.as_json(),
+            "next": next_step(log, where, best),
         }
         rows = [
             [SLOTS[look.slot], f"{float(look.value):.4f}", f"{look.information:.3f}"]
@@ -305,12 +311,15 @@ class SixSuspects:
             title = f"Where to look (value of {best.horizon} more look(s), best first)"
             column = "p(vote hits)" if best.exact else "p(vote hits) ≥"
             tables.append(Table(title, ["slot", column, "bits"], rows, highlight={0}))
-        lines = [
-            "vote now for: "
-            + ", ".join(f"{COLUMNS[c]} {names[c]}" for c in best.vote)
-            + f" (p = {float(best.p_vote):.3f})",
-            f"{'ANNOUNCE' if best.announce else 'do not announce yet'}: {best.announce_reason}",
-        ]
+        lines = []
+        if best.requested:
+            lines.append(
+                "vote now for: "
+                + ", ".join(f"{COLUMNS[c]} {names[c]}" for c in best.vote)
+                + f" (p = {float(best.p_vote):.3f})"
+            )
+        ending = ending_lines(log, where, best)
+        lines += ending[:2]  # where the game is, and whether to announce
         compared = announce_or_look(best)
         if compared is not None:
             lines.append(
@@ -318,9 +327,7 @@ class SixSuspects:
                 f"{compared['look_again']:.3f} ({compared['look_policy']}); "
                 f"{compared['assumption']}"
             )
-        lines.append(
-            f"{best.requested} look(s) left ({looks_source(doc, looks_left)}); {value_words(best)}"
-        )
+        lines += ending[2:]  # what to do now, and the looks left
         if not best.exact and best.looks:
             lines.append(
                 f"depth {best.horizon}: the values are exact over the next {best.horizon} "
@@ -504,6 +511,14 @@ class SixSuspects:
                     for player in others
                 ),
                 EntryForm("An announcement", "announce {player}", [Part("player", "who", players)]),
+                EntryForm(  # everyone at once, after the last looks
+                    "The votes",
+                    "vote " + " ".join(f"{as_word(p)} {{vote{i}}}" for i, p in enumerate(players)),
+                    [
+                        Part(f"vote{i}", f"{p}'s vote", list(COLUMNS), columns=len(COLUMNS))
+                        for i, p in enumerate(players)
+                    ],
+                ),
             ]
         return forms
 
@@ -534,17 +549,57 @@ class SixSuspects:
         raise InputError(f"unknown event {kind!r}{hint}")
 
 
-def told_looks_left(doc: Document) -> int | None:
-    """The looks I have left as the log tells them (`looks_left: N`, set by `looks N` in
-    `play`), or None: then the rules count them from the looks in the log."""
-    told = doc.data.get("looks_left")
-    return None if told is None else as_whole(told, "'looks_left': the looks I have left", low=0)
+def next_step(log: Log, where: Stage, best: Advice) -> dict:
+    """What to do now: look (where, and its value) or vote (for whom, and the chance it hits),
+    or, once the votes are in, my vote and its chance. The same for every front end."""
+    if best.looks:
+        look = best.looks[0]
+        slot = SLOTS[look.slot] if log.seen else None  # with nothing seen every slot is alike
+        return {"do": "look", "slot": slot, "p_hit": probability(look.value)}
+    culprit = [best.counts.probability(c) for c in range(len(COLUMNS))]
+    top = max(culprit)
+    vote = [COLUMNS[c] for c, p in enumerate(culprit) if p == top]
+    step: dict = {"do": "vote", "vote": vote, "p_hit": probability(top)}
+    if where.phase == VOTED:
+        step["do"] = "voted"
+        mine = where.votes.get(log.me) if log.me is not None else None
+        step["my_vote"] = None if mine is None else COLUMNS[mine]
+        step["my_p_hit"] = None if mine is None else probability(culprit[mine])
+    return step
 
 
-def looks_source(doc: Document, option: int | None) -> str:
-    if option is not None:
-        return "as told by --looks-left"
-    return "as the log's looks_left says" if told_looks_left(doc) is not None else "from the log"
+def next_step_line(log: Log, step: dict, best: Advice) -> str:
+    """`next_step` in a player's words."""
+    names = dict(zip(COLUMNS, log.deck.suspects, strict=True))
+    if step["do"] == "look":
+        if step["slot"] is None:
+            return f"nothing seen yet: all 12 slots are alike, look anywhere ({value_words(best)})"
+        return f"suggested next look: {step['slot']} ({value_words(best)})"
+    vote = ", ".join(f"{c} {names[c]}" for c in step["vote"])
+    if step["do"] == "vote":
+        seen_all = best.requested > 0  # looks left, but nothing to see
+        return f"vote for: {vote} (p(vote hits) = {step['p_hit']:.3f})" + (
+            "; every card is seen" if seen_all else ""
+        )
+    if step["my_vote"] is None:
+        return f"the votes are in; the best vote: {vote} (p(vote hits) = {step['p_hit']:.3f})"
+    mine = step["my_vote"]
+    line = f"your vote: {mine} {names[mine]} (p(vote hits) = {step['my_p_hit']:.3f})"
+    if mine not in step["vote"]:
+        line += f"; the best vote was {vote} (p = {step['p_hit']:.3f})"
+    return line
+
+
+def ending_lines(log: Log, where: Stage, best: Advice) -> list[str]:
+    """Where the game is, whether to announce, what to do now and how many looks are left:
+    the same four lines in `suggest`, the view of `play` and the web page."""
+    step = next_step(log, where, best)
+    return [
+        stage_line(where),
+        announce_line(where, best.announce, best.announce_reason),
+        next_step_line(log, step, best),
+        f"{where.looks_left} look(s) left ({where.counted})",
+    ]
 
 
 def announce_or_look(best: Advice) -> dict | None:

@@ -174,7 +174,12 @@ class Session:
             if last in self.data:
                 self.data[last] = self.data.pop(last)
         self.save()
-        console.print(f"{key}: {value}", highlight=False, markup=False)
+        shown = (  # as the log's header says it (YAML flow style), not as a Python dict
+            "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+            if isinstance(value, dict)
+            else value
+        )
+        console.print(f"{key}: {shown}", highlight=False, markup=False)
 
     def view(self) -> Report:
         """The game's view of the log as it stands (this also validates it)."""

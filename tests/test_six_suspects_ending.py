@@ -431,6 +431,7 @@ def test_looks_n_in_play_counts_down_and_survives_a_reload(tmp_path):
     )
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
     assert yaml.safe_load(log.read_text())["looks_left"] == {"looks": 3, "after_event": 0}
+    assert "looks_left: {looks: 3, after_event: 0}" in done.stdout  # as the log says it
     after = done.stdout.split("event 3 saved")[1]
     assert "1 look(s) left (told 3 before the first event, 2 of your looks since)" in after
     advised = json.loads(CliRunner().invoke(app, ["suggest", str(log), "--json"]).stdout)

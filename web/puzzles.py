@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from models import GAMES, game_of, jobs
 from solver.errors import InputError, SleuthError
+from solver.files import read_text
 from solver.logfile import Document, as_whole, dump, load, parse_text
 from solver.names import NameSet
 from solver.puzzle import checked as checked_puzzle
@@ -46,6 +47,7 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
         LOG_SUFFIXES,
         Refused,
         confine_deck,
+        form_of,
         inside,
         listing,
         shown,
@@ -107,8 +109,8 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
 
     def text_of_file(name: str) -> str:
         try:
-            return inside(root, name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            return read_text(inside(root, name), name)
+        except (SleuthError, Refused):
             return ""
 
     async def check_json(request: Request) -> Response:
@@ -181,8 +183,8 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
 
     async def puzzles_page(request: Request) -> Response:
         if request.method == "GET":
-            return desk()
-        form = await request.form()
+            return await run_in_threadpool(desk)
+        form = await form_of(request)
         action = str(form.get("action", "check"))
         if action == "generate":
             return await run_in_threadpool(generated, form)

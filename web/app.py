@@ -299,22 +299,34 @@ def create_app(
             return await counts.finished(counts.start(key, what, locked))
         return await counts.answer(key, what, locked, lambda: (later or to_the_page)(name, key))
 
-    def counting_page(name: str, key: str) -> HTMLResponse:
+    def counting_page(name: str, key: str, **wording: str) -> HTMLResponse:
         """The page while a long count runs: what is counted, for how long, and an estimate
-        from the last long count of this log; it refreshes itself."""
+        from the last long count of this log; it refreshes itself. `wording` (the puzzle
+        pages' generation): `verb`, `earlier` (what the estimate comes from), `again` (the
+        page to refresh) and `note`, in place of a log's."""
         queue = counts.queue(key)
         expected = counts.expected(key)
         running = queue[0] if queue else None
         share = None
         if running is not None and expected:
             share = min(running.seconds() / expected, 0.95)
+        words = {
+            "verb": "Counting",
+            "earlier": "the last long count of this log",
+            "again": f"/log/{name}",
+            "note": "Every event is saved as soon as it is checked.",
+            "back": "/",
+            **wording,
+        }
         return page(
             "counting.html",
+            200,
             name=name,
             running=running,
             waiting=queue[1:],
             expected=expected,
             share=share,
+            **words,
         )
 
     def game_page(name: str, book: LogBook, status: int = 200, **extra: Any) -> HTMLResponse:
@@ -477,7 +489,7 @@ def create_app(
             Route("/solve/{name:path}", as_json("solve")),
             Route("/suggest/{name:path}", as_json("suggest")),
             Route("/explain/{name:path}", explanation),
-            *puzzle_routes(root, page),
+            *puzzle_routes(root, page, counts, counting_page),
         ],
         exception_handlers={Refused: refused, InputError: refused_input},
     )

@@ -64,12 +64,17 @@ class NameSet:
 
 def words_of(line: str) -> list[str]:
     """A typed line's words, split as a shell does ('Ben Cleo' "No Neck Nick" stay one word);
-    an unbalanced quote is bad input, not a crash."""
+    an unbalanced quote is bad input, not a crash, and so is a word of digits that are not
+    decimal ('²': `str.isdigit()` takes it, and a reader's `int()` would then fail)."""
     import shlex
 
     try:
-        return shlex.split(line)
+        words = shlex.split(line)
     except ValueError as error:  # "No closing quotation", "No escaped character"
         raise InputError(
             f"cannot read {quoted(line)}: {str(error).lower()} (a quote or \\ too few)"
         ) from None
+    for word in words:
+        if word.isdigit() and not word.isdecimal():  # '²', '①': digits, but no number
+            raise InputError(f"{quoted(word)} is not a number: type it with the digits 0 to 9")
+    return words

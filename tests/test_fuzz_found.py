@@ -177,6 +177,25 @@ def test_3_a_header_number_in_odd_digits_is_one_line_on_the_command_line(tmp_pat
     one_error_line(sleuth("suggest", str(tmp_path / "log.yaml")), "looks_left")
 
 
+@pytest.mark.parametrize(
+    "game, line",
+    [
+        ("game-of-suspicion", "deal ² 1 5 7"),
+        ("suspeicao", "play Ben ² target Cleo revealed 13"),
+        ("suspeicao", "deal 7 21 33 ① hand 2 15 40 X1 first Ben"),
+    ],
+)
+def test_3_a_typed_number_in_odd_digits_is_a_refused_line(tmp_path, game, line):
+    log = tmp_path / "log.yaml"
+    log.write_text(f"game: {game}\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents: []\n")
+    played = sleuth("play", str(log), stdin=f"{line}\nshow\nquit\n".encode())
+    assert played.returncode == 0, played.stderr[-500:]
+    assert b"is not a number" in played.stderr and b"log saved to" in played.stdout
+    assert yaml.safe_load(log.read_text())["rejected"][-1]["typed"] == line
+    answer = web(tmp_path).post("/event/log.yaml", data={"line": line})
+    assert answer.status_code == 422 and "is not a number" in answer.text
+
+
 @given(st.text(max_size=30) | st.from_regex(r"\A[+-]?[0-9]{1,40}\Z"))
 def test_3_text_becomes_a_number_only_from_ascii_digits(text):
     number = whole_number(text)

@@ -140,10 +140,14 @@ def test_2_a_nul_in_a_name_is_refused_in_one_line(tmp_path):
             data={"action": "save", "save_as": "a\x00b", "text": PUZZLE.read_text()},
         ),
     ]
+    (tmp_path / "deck.yaml").write_text('game: six-suspects\ndeck: "a\\0b.yaml"\nevents: []\n')
+    before = snapshot(tmp_path)
+    answers.append(client.get("/log/deck.yaml"))  # a log whose deck: holds a NUL
     for answer in answers:
         assert 400 <= answer.status_code < 500, (answer.request.url, answer.text[:300])
         assert "NUL" in answer.text
     assert snapshot(tmp_path) == before
+    one_error_line(sleuth("solve", str(tmp_path / "deck.yaml")), "NUL")
 
 
 # -- 3: a number that passes isdigit() but not int() -----------------------------------------
@@ -238,6 +242,7 @@ def test_5_a_name_over_255_bytes_is_one_line_everywhere(tmp_path):
     assert line["exit_code"] == 2 and "too long" in line["output"]["error"]
     one_error_line(sleuth("play", "three-of-a-crime", "--log", too_long), "too long")
     one_error_line(sleuth("play", too_long), "too long")
+    one_error_line(sleuth("serve", too_long), "too long")
     client = web(tmp_path)
     assert client.get(f"/log/{LONG_NAME}").status_code == 400
     assert client.post("/new", data={"game": "six", "name": LONG_NAME}).status_code == 422

@@ -47,6 +47,7 @@ NOT_LOGS = {
     "empty.yaml": b"",
     "list.yaml": b"- 1\n- 2\n",
     "surrogate.yaml": b'game: three-of-a-crime\nplayers: ["\\ud800", Ben]\nevents: []\n',
+    "nul-deck.yaml": b'game: six-suspects\ndeck: "a\\0b.yaml"\nevents: []\n',
 }
 
 

@@ -87,7 +87,10 @@ def confine_deck(root: Path, doc: Document) -> Document:
     folder must not make the server read a file outside it); Refused if it does not."""
     deck = doc.deck_path()
     if deck is not None:
-        real = Path(deck).resolve()
+        try:
+            real = user_path(deck, "deck").resolve()
+        except InputError as error:
+            raise Refused(400, error.message) from None
         if not real.is_relative_to(root.resolve()):
             raise Refused(403, f"the deck {doc.data['deck']!r} is outside the served folder")
         try:

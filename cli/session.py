@@ -45,7 +45,7 @@ class Session:
             if target.endswith(LOG_SUFFIXES) or "/" in target:  # meant as a file
                 raise
             named = None  # e.g. a game's name with a NUL in it: an unknown game, below
-        if named is not None and named.is_file():
+        if named is not None and named.exists():  # a pipe or a folder: read says what it is
             return cls(LogBook.read(named, GAMES))
         game = GAMES[NameSet("game", GAMES).resolve(target)]
         if log is not None:

@@ -9,7 +9,9 @@ MESSAGE_LIMIT = 1000  # characters of a whole message: still one line a player c
 def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
     """A value as every error message quotes it: its repr, cut short (a 5 MB name is quoted in
     a few words, and the message stays one readable line)."""
-    text = repr(value) if len(str(value)) <= 4 * limit else repr(str(value)[: 4 * limit])
+    if isinstance(value, str) and len(value) > 4 * limit:  # repr of the part that is shown
+        value = value[: 4 * limit]
+    text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -355,7 +355,8 @@ def test_10_a_device_that_never_ends_is_refused_at_once(tmp_path):
 def test_11_a_fifo_is_refused_at_once_not_waited_on(tmp_path):
     os.mkfifo(tmp_path / "pipe.yaml")
     shutil.copy(LOG, tmp_path / "log.yaml")
-    one_error_line(sleuth("solve", str(tmp_path / "pipe.yaml"), timeout=30), "pipe")
+    one_error_line(sleuth("solve", str(tmp_path / "pipe.yaml"), timeout=30), "a pipe (FIFO)")
+    one_error_line(sleuth("play", str(tmp_path / "pipe.yaml"), timeout=30), "a pipe (FIFO)")
     batch = sleuth("batch", "solve", f"{tmp_path}/*.yaml", "--workers", "1", timeout=30)
     assert batch.returncode == 0, batch.stderr[-500:]
     lines = {Path(line["path"]).name: line for line in map(json.loads, batch.stdout.splitlines())}

@@ -66,8 +66,8 @@ def inside(root: Path, name: str) -> Path:
     """The file `name` (a relative path with /) under `root`; Refused if it would leave it, or
     if no file could have that name (a NUL, too long: solver/files.py)."""
     try:
-        user_path(name, "log")
-        user_path(root / name.lstrip("/"), "log")  # the whole path, too
+        user_path(name)
+        user_path(root / name.lstrip("/"))  # the whole path, too
     except InputError as error:
         raise Refused(400, error.message) from None
     parts = [p for p in name.split("/") if p]

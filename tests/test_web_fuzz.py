@@ -157,8 +157,9 @@ FIELDS = {
 
 
 @st.composite
-def bodies(draw: st.DrawFn) -> tuple[dict[str, str], bytes | None]:
-    """Headers and a body: a form, a multipart form (an odd boundary at times), or bytes."""
+def bodies(draw: st.DrawFn, needed: tuple[str, ...] = ()) -> tuple[dict[str, str], bytes | None]:
+    """Headers and a body: a form (with the `needed` fields and others), a multipart form (an
+    odd boundary at times), or bytes."""
     kind = draw(st.sampled_from(["form", "form", "multipart", "bytes", "none"]))
     if kind == "none":
         return {}, None
@@ -177,8 +178,8 @@ def bodies(draw: st.DrawFn) -> tuple[dict[str, str], bytes | None]:
         )
         body = draw(st.binary(max_size=200) | st.sampled_from([b"x\r\n\r\n", b"--x\r\n", b"--"]))
         return {"content-type": content_type}, body
-    chosen = draw(st.lists(st.sampled_from(sorted(FIELDS)), max_size=6, unique=True))
-    form = {field: draw(FIELDS[field]) for field in chosen}
+    chosen = [*needed, *draw(st.lists(st.sampled_from(sorted(FIELDS)), max_size=5, unique=True))]
+    form = {field: draw(FIELDS[field]) for field in dict.fromkeys(chosen)}
     if kind == "form":  # encoded here: a value may hold bytes that are not UTF-8
         encoded = "&".join(
             f"{quote(k)}={quote(v, errors='surrogateescape')}" for k, v in form.items()
@@ -204,8 +205,9 @@ def bodies(draw: st.DrawFn) -> tuple[dict[str, str], bytes | None]:
 @st.composite
 def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, str], bytes | None]:
     """One request: its method, its path and query, its headers and its body."""
-    route = draw(st.sampled_from([*ROUTES, "", "new", "puzzles", "generating", "nowhere"]))
-    name = draw(st.sampled_from(NAMES) | TEXT)
+    route = draw(st.sampled_from([*ROUTES, *ROUTES, "", "new", "puzzles", "generating", "x"]))
+    served = [f"{p.parent.name}-{p.name}" for p in SERVED]  # most requests reach a real file
+    name = draw(st.sampled_from(served) | st.sampled_from(served) | st.sampled_from(NAMES) | TEXT)
     if route in ROUTES:
         path = f"/{route}/{quote(name, safe='/', errors='surrogateescape')}"
     elif route == "generating":
@@ -218,8 +220,9 @@ def requests(draw: st.DrawFn) -> tuple[str, str, dict[str, str], bytes | None]:
     if query:
         path += query + quote(draw(st.sampled_from(NUMBERS) | TEXT), errors="surrogateescape")
     post = route in (*POSTED, "new") or (route == "puzzles" and draw(st.booleans()))
-    method = "POST" if post else draw(st.sampled_from(["GET", "GET", "POST", "HEAD", "PUT"]))
-    headers, body = draw(bodies()) if method == "POST" else ({}, None)
+    method = "POST" if post else draw(st.sampled_from(["GET"] * 6 + ["POST", "HEAD", "PUT"]))
+    needed = {"event": ("line",), "tap": ("form",), "new": ("game", "players", "name")}
+    headers, body = draw(bodies(needed.get(route, ()))) if method == "POST" else ({}, None)
     return method, path, headers, body
 
 

@@ -18,6 +18,7 @@ from cli.render import errors, fit_to_terminal, show, show_error
 from models import GAMES, game_named, game_of, with_deck
 from solver.errors import InputError, InternalError, SleuthError
 from solver.explain import explain_with, solution_path
+from solver.files import user_path
 from solver.logfile import Document, dump, load
 from solver.puzzle import checked
 
@@ -429,9 +430,12 @@ def serve(
 
     from web.app import create_app
 
-    if not folder.is_dir():
-        show_error(InputError(f"{folder} is not a folder"))
-        raise typer.Exit(2)
+    try:
+        if not user_path(folder, "folder").is_dir():
+            raise InputError(f"{folder} is not a folder")
+    except InputError as error:
+        show_error(error)
+        raise typer.Exit(2) from None
     try:  # a port in use is the user's to change: one line now, not uvicorn's error later
         with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
             probe.bind((host, port))

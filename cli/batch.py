@@ -20,6 +20,7 @@ import typer
 
 from cli.render import errors, show, show_error
 from solver.errors import InputError, SleuthError
+from solver.files import printable_name, read_bytes, user_path
 from solver.report import Report, Table
 
 batch_app = typer.Typer(
@@ -129,13 +130,15 @@ def many(
     try:
         if resume and output is None:
             raise InputError("--resume reads the lines of --output: give --output FILE too")
+        if output is not None:
+            output = user_path(output, "--output")
         if output is not None and output.exists() and not resume:  # never lose earlier lines
             raise InputError(f"{output} exists: --resume goes on from it; remove it to start over")
         files = files_named(paths)
         if not files:
             raise InputError(f"no files in {' '.join(paths)}")
         done = answered(output) if resume and output is not None else set()
-        todo = [f for f in files if f not in done]
+        todo = [f for f in files if printable_name(f) not in done]
         outcomes: Counter[int] = Counter()
         deck_name = str(deck.resolve()) if deck is not None else None
         with (
@@ -175,33 +178,40 @@ def many(
             errors.print(text, highlight=False)
 
 
+LINE_START = b'{"path": '  # how every line a batch writes begins (json.dumps of `answer`)
+
+
 def answered(output: Path) -> set[str]:
     """The files already answered in `output`. A last line cut short (no newline: a write
-    interrupted by a crash) is removed, so that the file ends with whole lines again; any other
-    line that is not a batch line means the file is not this batch's, and is refused."""
+    interrupted by a crash) is removed, so that the file ends with whole lines again, but only
+    when it begins as a batch's line does; any other line that is not a batch line means the
+    file is not this batch's, and it is refused untouched."""
     if not output.exists():
         return set()
-    try:
-        data = output.read_bytes()
-    except OSError as error:
-        raise InputError(f"cannot read {output}: {error.strerror}") from None
+    data = read_bytes(output, str(output))
     done: set[str] = set()
     whole = 0
     for number, line in enumerate(data.splitlines(keepends=True), 1):
-        if not line.endswith(b"\n"):
-            break  # the last line, cut short
+        if not line.endswith(b"\n"):  # the last line, cut short by a crash?
+            if not line.startswith(LINE_START):
+                raise not_a_batch(output, number)
+            break
         try:
             path = json.loads(line)["path"]
         except (ValueError, KeyError, TypeError):
-            raise InputError(
-                f"{output} line {number} is not a line of sleuth batch: is it the right file?"
-            ) from None
+            raise not_a_batch(output, number) from None
         done.add(str(path))
         whole += len(line)
     if whole < len(data):
         with output.open("r+b") as file:
             file.truncate(whole)
     return done
+
+
+def not_a_batch(output: Path, number: int) -> InputError:
+    return InputError(
+        f"{output} line {number} is not a line of sleuth batch: is it the right file?"
+    )
 
 
 class lines_to:

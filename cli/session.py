@@ -15,11 +15,13 @@ from cli.render import console, show, show_error
 from models import GAMES
 from solver.errors import Contradiction, InputError, SleuthError
 from solver.explain import explain_with
+from solver.files import user_path
 from solver.logbook import LogBook
 from solver.logfile import save_atomically
 from solver.names import NameSet, words_of
 from solver.report import Report
 
+LOG_SUFFIXES = (".yaml", ".yml", ".json")
 COMMANDS = """\
 undo                       remove the last event
 save [PATH]                the log is saved after every event; this also copies it to PATH
@@ -36,9 +38,18 @@ class Session:
 
     @classmethod
     def open(cls, target: str, log: Path | None) -> Session:
-        if Path(target).is_file():
-            return cls(LogBook.read(Path(target), GAMES))
+        """Resume the log `target`, or start a new log of the game `target` (at `log`)."""
+        try:
+            named = user_path(target, "log")
+        except InputError:
+            if target.endswith(LOG_SUFFIXES) or "/" in target:  # meant as a file
+                raise
+            named = None  # e.g. a game's name with a NUL in it: an unknown game, below
+        if named is not None and named.exists():  # a pipe or a folder: read says what it is
+            return cls(LogBook.read(named, GAMES))
         game = GAMES[NameSet("game", GAMES).resolve(target)]
+        if log is not None:
+            log = user_path(log, "log")
         path = log or Path(f"sleuth-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}.yaml")
         if path.exists():
             raise InputError(f"{path} exists: resume it with 'sleuth play {path}'")
@@ -77,10 +88,15 @@ class Session:
         while True:
             if interactive:
                 console.print(f"[bold]{len(self.events) + 1}>[/] ", end="")
-            line = sys.stdin.readline()
-            if not line:
+            typed = typed_line()
+            if typed is None:
                 break
+            line, undecodable = typed
             line = line.strip()
+            if undecodable:  # refused, and kept as typed with its bytes written out
+                show_error(InputError(f"not added: {undecodable}"))
+                self.keep_rejected(line, f"not added: {undecodable}")
+                continue
             if not line or line.startswith("#"):
                 continue
             if not self.handle(line):
@@ -197,3 +213,22 @@ class Session:
             show(self.view())
         except SleuthError as error:
             show_error(error)
+
+
+def typed_line() -> tuple[str, str | None] | None:
+    """The next line on standard input (None at its end) and, when its bytes are not UTF-8
+    text, why: such a line is refused, and its text has each such byte written as `\\xff`, so
+    that the log keeps it and stays UTF-8 (a strict UTF-8 terminal would otherwise stop the
+    session, and a lenient one would put half-characters in the log that no reader takes)."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream with no bytes under it (already decoded)
+        text = sys.stdin.readline()
+        return (text, None) if text else None
+    data = stream.readline()
+    if not data:
+        return None
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8", errors="backslashreplace")
+        return text, f"the line is not UTF-8 text ({error.reason} at byte {error.start + 1})"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
@@ -19,14 +20,31 @@ from typing import Any, overload
 from models import GAMES, game_of, with_deck
 from solver import batch
 from solver.batch import Chunk
-from solver.errors import InputError, InternalError, SleuthError
+from solver.errors import InputError, InternalError, SleuthError, quoted
 from solver.explain import graded
+from solver.files import printable_name, user_path
 from solver.game import Game
 from solver.logfile import parse_text, read_text
 from solver.puzzle import checked
 from solver.report import Report
 
 Progress = Callable[[Chunk], None] | None
+
+# The largest job one command runs: past these, the plan of chunks and the results kept for the
+# report would take gigabytes before the first line is printed. A larger job is several runs
+# with different seeds (README "Limits").
+MAX_GAMES = 1_000_000  # simulate --games
+MAX_PUZZLES = 100_000  # generate --count
+
+
+def within(count: int, limit: int, option: str, unit: str) -> None:
+    """Refuse a job larger than `limit` at once, before anything is planned."""
+    if count > limit:
+        raise InputError(
+            f"{option} is at most {limit:,} {unit} a run (got {quoted(count)}): run several "
+            "with different --seed values"
+        )
+
 
 # --- self-play ----------------------------------------------------------------------------------
 
@@ -47,6 +65,7 @@ def simulate(
     progress: Progress = None,
 ) -> Report:
     """`games` games of self-play; the report for a seed is the same wherever the chunks run."""
+    within(games, MAX_GAMES, "--games", "games")
     chunks = batch.plan(games, game.simulate_chunk_size(policy), seed)
     task = partial(play_chunk, game.name, policy)
     partials = list(
@@ -77,6 +96,7 @@ def generate(
     progress: Progress = None,
 ) -> list[dict]:
     """`count` graded puzzles; the same list for a seed wherever the chunks run."""
+    within(count, MAX_PUZZLES, "--count", "puzzles")
     chunks = batch.plan(count, game.puzzles_per_chunk, seed)
     task = partial(make_chunk, game.name, difficulty, visible)
     parts = batch.run(task, chunks, workers=workers, scheduler=scheduler, progress=progress)
@@ -94,10 +114,18 @@ def files_named(paths: Sequence[str]) -> list[str]:
     """The files that PATH arguments name, in order and each once: a folder gives its `*.yaml`
     and `*.yml` files (all depths, sorted), a pattern with `*`, `?` or `[` its matches (sorted;
     `**` crosses folders), anything else itself (a missing file is answered like `solve` would
-    answer it: a line with its error). A pattern that matches nothing is an InputError."""
-    found: dict[str, None] = {}
+    answer it: a line with its error). A pattern that matches nothing is an InputError.
+
+    A file reached twice (through a symlink, or a symlink loop that `**` goes round until the
+    system stops it) is answered once, under the first name found; a name no file can have is
+    answered as `solve` would answer it."""
+    found: dict[str, str] = {}  # the real path of each file: the name it was first found by
     for given in paths:
-        path = Path(given)
+        try:
+            path = user_path(given)
+        except InputError:
+            found.setdefault(given, given)  # its line says what is wrong with the name
+            continue
         if path.is_dir():
             matches = sorted(
                 str(p) for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
@@ -108,13 +136,15 @@ def files_named(paths: Sequence[str]) -> list[str]:
                 raise InputError(f"no file matches {given}")
         else:
             matches = [given]
-        found.update(dict.fromkeys(matches))
-    return list(found)
+        for match in matches:
+            found.setdefault(os.path.realpath(match), match)
+    return list(found.values())
 
 
 def answer(command: str, path: str, text: str, deck: str | None) -> dict:
     """What `sleuth COMMAND PATH --json` prints for one file's text, and its exit status, as one
     JSON Lines object. Any error is the file's own line: a bad file never stops a batch."""
+    path = printable_name(path)  # the lines are UTF-8 text, whatever the file's name
     try:
         doc = parse_text(text, path)
         game = game_of(doc)
@@ -134,7 +164,8 @@ def read(path: str) -> str | dict:
     try:
         return read_text(Path(path), path)
     except SleuthError as error:
-        return {"path": path, "exit_code": error.exit_code, "output": error.to_json()}
+        shown = printable_name(path)
+        return {"path": shown, "exit_code": error.exit_code, "output": error.to_json()}
 
 
 def answer_chunk(command: str, deck: str | None, chunk: Chunk) -> list[dict]:

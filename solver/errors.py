@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 40  # characters of a value an error message quotes (a name, a field's value)
+MESSAGE_LIMIT = 1000  # characters of a whole message: still one line a player can read
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A value as every error message quotes it: its repr, cut short (a 5 MB name is quoted in
+    a few words, and the message stays one readable line)."""
+    if isinstance(value, str) and len(value) > 4 * limit:  # repr of the part that is shown
+        value = value[: 4 * limit]
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def cut(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """`text` cut to `limit` characters, the cut marked with "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class SleuthError(Exception):
     """Base of every error shown to the user as one line (never a traceback)."""
@@ -16,7 +33,7 @@ class InputError(SleuthError):
     """Bad input: a malformed log or puzzle, an unknown name, an impossible event (exit 2)."""
 
     def __init__(self, message: str, *, event: int | None = None, line: int | None = None):
-        self.message = message
+        self.message = cut(message)
         self.event = event
         self.line = line
         where = []
@@ -25,7 +42,7 @@ class InputError(SleuthError):
         if line is not None:
             where.append(f"line {line}")
         prefix = f"{' '.join(where)}: " if where else ""
-        super().__init__(prefix + message)
+        super().__init__(prefix + self.message)
 
     def to_json(self) -> dict:
         return {**super().to_json(), "event": self.event, "line": self.line}

@@ -14,7 +14,8 @@ from typing import Any
 
 import yaml
 
-from solver.errors import InputError
+from solver import files
+from solver.errors import QUOTE_LIMIT, InputError, quoted
 from solver.names import NameSet
 
 
@@ -80,10 +81,21 @@ class Document:
 # -- typed values: what a reader expects, or one error saying so ---------------------------------
 
 
-def shown(value: object, limit: int = 40) -> str:
-    """A value as an error message quotes it: its repr, cut short."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A value as an error message quotes it: its repr, cut short (solver.errors.quoted)."""
+    return quoted(value, limit)
+
+
+def whole_number(text: str, digits: int = 18) -> int | None:
+    """The whole number that `text` writes in ASCII digits (a sign allowed, at most `digits` of
+    them), else None: the one place text becomes a number. `str.isdigit()` also takes '²' and
+    other digits `int()` refuses, and `int()` refuses more than 4,300 digits; neither reaches
+    `int()` here."""
+    written = text.strip()
+    unsigned = written[1:] if written[:1] in ("+", "-") else written
+    if not (unsigned.isascii() and unsigned.isdecimal()) or len(unsigned) > digits:
+        return None
+    return int(written)
 
 
 def as_list(value: object, expected: str, single: bool = True) -> list:
@@ -136,8 +148,8 @@ def as_mapping(value: object, expected: str) -> dict:
 def as_whole(value: object, expected: str, low: int | None = None, high: int | None = None) -> int:
     """A whole number, written as one or as its digits ('7'), within [low, high]; not a float,
     a flag or anything else."""
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value) < 20:
-        value = int(value.strip())
+    if isinstance(value, str) and whole_number(value) is not None:
+        value = whole_number(value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise InputError(f"expected {expected}, got {shown(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
@@ -276,7 +288,10 @@ def known_fields(mapping: dict, *keys: str) -> None:
 def _quotes(message: str, value: Any) -> bool:
     """Whether an error message quotes `value` as the readers do: "got 'zzz'", "got 7",
     "unknown player -5", "unknown card '[]'" (a one-character text only after "got")."""
-    texts = {repr(value), str(value), repr(str(value))}
+    text = str(value)
+    if len(text) > 4 * QUOTE_LIMIT:  # a long value is only ever quoted cut short
+        return quoted(value) in message or quoted(text) in message
+    texts = {repr(value), text, repr(text), quoted(value), quoted(text)}
     if any(f"got {text}" in message for text in texts):
         return True
     return any(
@@ -430,11 +445,27 @@ def _scalar_or_error(construct: Callable[[yaml.SafeLoader, yaml.Node], Any]) -> 
     return checked
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _as_text(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    return loader.construct_scalar(node)  # type: ignore[arg-type]
+    """A text; one holding a lone surrogate (`"\\ud800"`, half of a character, which no output
+    can print) is a YAML error with its line, not a crash when a report or a file names it."""
+    text = loader.construct_scalar(node)  # type: ignore[arg-type]
+    found = LONE_SURROGATE.search(text)
+    if found:
+        code = f"\\u{ord(found.group()):04x}"
+        raise yaml.constructor.ConstructorError(
+            None,
+            None,
+            f"{code} is half of a character (a lone surrogate), not text",
+            node.start_mark,
+        )
+    return text
 
 
 _LogLoader.add_constructor("tag:yaml.org,2002:timestamp", _as_text)
+_LogLoader.add_constructor("tag:yaml.org,2002:str", _as_text)
 for _kind in ("null", "bool", "int", "float"):
     _tag = f"tag:yaml.org,2002:{_kind}"
     _LogLoader.add_constructor(_tag, _scalar_or_error(yaml.SafeLoader.yaml_constructors[_tag]))
@@ -548,13 +579,9 @@ def _key_lines(root: yaml.Node | None) -> dict[str, int]:
 
 
 def read_text(path: Path, what: str) -> str:
-    """A file's text; a file that cannot be read, or is not UTF-8, is one InputError."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read {what}: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"cannot read {what}: not UTF-8 text ({error.reason})") from None
+    """A file's text; a file that cannot be read (a bad name, missing, a pipe or a device, too
+    large: solver/files.py), or is not UTF-8, is one InputError."""
+    return files.read_text(path, what)
 
 
 def read_deck_file(path: Path) -> Any:
@@ -604,14 +631,27 @@ def save_atomically(path: str | Path, data: dict[str, Any]) -> None:
     that changed are set, events added at the end are appended and events undone are removed,
     and only then is the whole text written. A file that round trip cannot read as a mapping,
     a new file, or one over KEEP_LAYOUT_UP_TO bytes (round trip takes about a second per 30 KB,
-    at every event) is written plainly (`dump`), its permissions still kept."""
-    path = Path(path)
+    at every event) is written plainly (`dump`), its permissions still kept.
+
+    Only a regular file is written over, and only one that is UTF-8 text: a folder, a pipe, a
+    device (`/dev/full`) or a file that is not text is refused, and nothing changes."""
+    path = files.user_path(path)
+    kind = files.existing_kind(path)
+    if kind is not None:
+        raise InputError(f"cannot save {path}: it is {kind}, not a file")
     temporary = None
     try:
         previous = path.stat() if path.exists() else None
         text = None
         if previous is not None and previous.st_size <= KEEP_LAYOUT_UP_TO:
-            text = kept_layout(path.read_text(encoding="utf-8"), data)
+            try:
+                old = files.read_text(path, str(path), limit=KEEP_LAYOUT_UP_TO)
+            except InputError:
+                raise InputError(
+                    f"cannot save {path}: the file there is not UTF-8 text, so not a log, and "
+                    "is not written over"
+                ) from None
+            text = kept_layout(old, data)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sleuth-", suffix=".yaml")
         os.fchmod(fd, previous.st_mode & 0o7777 if previous else _new_file_mode())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

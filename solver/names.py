@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from solver.errors import InputError
+from solver.errors import InputError, quoted
 
 
 class NameSet:
@@ -30,14 +30,17 @@ class NameSet:
         if len(prefixed) == 1:
             return prefixed[0]
         if len(prefixed) > 1:
-            raise InputError(f"{self.kind} {text!r} is ambiguous: {', '.join(prefixed)}")
-        raise InputError(f"unknown {self.kind} {text!r}{self.suggestion(key)}")
+            raise InputError(f"{self.kind} {quoted(text)} is ambiguous: {', '.join(prefixed)}")
+        raise InputError(f"unknown {self.kind} {quoted(text)}{self.suggestion(key)}")
 
     def suggestion(self, key: str) -> str:
         by_word = [n for n in self.names if any(w.startswith(key) for w in n.lower().split())]
         if key and len(by_word) == 1:
             return f"; did you mean {by_word[0]!r}?"
         options = {n.lower(): n for n in self.names} | self.abbreviations
+        longest = max((len(option) for option in options), default=0)
+        if len(key) > 2 * longest + 10:  # nothing is close to it, and difflib would take seconds
+            return f"; expected one of: {', '.join(self.names)}"
         close = difflib.get_close_matches(key, list(options), n=1, cutoff=0.5)
         if close:
             return f"; did you mean {options[close[0]]!r}?"
@@ -61,12 +64,17 @@ class NameSet:
 
 def words_of(line: str) -> list[str]:
     """A typed line's words, split as a shell does ('Ben Cleo' "No Neck Nick" stay one word);
-    an unbalanced quote is bad input, not a crash."""
+    an unbalanced quote is bad input, not a crash, and so is a word of digits that are not
+    decimal ('²': `str.isdigit()` takes it, and a reader's `int()` would then fail)."""
     import shlex
 
     try:
-        return shlex.split(line)
+        words = shlex.split(line)
     except ValueError as error:  # "No closing quotation", "No escaped character"
         raise InputError(
-            f"cannot read {line!r}: {str(error).lower()} (a quote or \\ too few)"
+            f"cannot read {quoted(line)}: {str(error).lower()} (a quote or \\ too few)"
         ) from None
+    for word in words:
+        if word.isdigit() and not word.isdecimal():  # '²', '①': digits, but no number
+            raise InputError(f"{quoted(word)} is not a number: type it with the digits 0 to 9")
+    return words

@@ -102,6 +102,7 @@ scalars = st.one_of(
     st.sampled_from(VOCABULARY),
     st.text(max_size=12),
     st.sampled_from(["", " ", "[/x]", "\t", "~", "-", "1-", "0-0", "50-1", "x" * 300]),
+    st.sampled_from(["²", "٣", "\ud800", "Ana\udcff", "1" * 5000, "x" * 100_000]),  # issue 30
     st.dates(),
     st.datetimes(),
     st.binary(max_size=6),

@@ -49,7 +49,25 @@ PLAYERS = {  # each game's table, and a few events of a real game typed in the s
 }
 COMMANDS = ("undo", "show", "help", "players", "me", "looks", "save", "why")
 LEAVE = ("quit", "exit", "q")  # the session ends here; the log stays as it was
-ODD = ["", "0", "-1", "99", "10" * 20, "Zed", "ana", "é", '"', "'", ":", "{", "[", "#", "-", "…"]
+ODD = [
+    "",
+    "0",
+    "-1",
+    "99",
+    "10" * 20,
+    "Zed",
+    "ana",
+    "é",
+    '"',
+    "'",
+    ":",
+    "{",
+    "[",
+    "#",
+    "-",
+    "…",
+    "²",
+]
 
 
 def good_lines(game: str) -> list[str]:

@@ -349,3 +349,46 @@ def test_generate_refuses_what_the_cli_refuses(tmp_path):
     assert page.status_code == 422 and "count" in error_line(page.text)
     page = web.post("/puzzles", data={"action": "generate", "game": "chess"})
     assert page.status_code == 422 and "unknown game" in error_line(page.text)
+
+
+def test_a_long_generation_shows_the_progress_page_a_long_count_has(tmp_path, monkeypatch):
+    """Generating past the wait answers at once with a progress page of its own (what is made,
+    for how long, refreshing itself), which becomes the generated puzzles when they are made;
+    the next generation of as many puzzles of that game shows an estimate from this one."""
+    import time
+
+    from starlette.testclient import TestClient
+
+    from models import jobs
+    from web.app import create_app
+
+    real = jobs.generate
+
+    def slow(*args, **kwargs):
+        time.sleep(1.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(jobs, "generate", slow)
+    web = TestClient(create_app(tmp_path, wait=0.2), base_url="http://127.0.0.1:8765")
+    seed, count = GENERATED["three-of-a-crime"]
+    form = {"action": "generate", "game": "three", "seed": seed, "count": count}
+    expected = cli_json("generate", "three-of-a-crime", "--seed", seed, "--count", count)
+    for attempt in (1, 2):
+        began = time.monotonic()
+        answer = web.post("/puzzles", data=form, follow_redirects=False)
+        assert answer.status_code == 303 and time.monotonic() - began < 1.2
+        progress = answer.headers["location"]
+        page = web.get(progress)
+        text = unescape(page.text)
+        assert page.status_code == 200 and '<meta http-equiv="refresh"' in page.text
+        assert f"Generating {count} puzzles of Three of a Crime" in text
+        if attempt == 2:  # an estimate from the first
+            assert re.search(r'<progress max="100" value="\d+">', page.text)
+        for _ in range(100):
+            page = web.get(progress)
+            if "Generating" not in page.text:
+                break
+            time.sleep(0.1)
+        assert page.status_code == 200 and generated_puzzles(page.text) == expected
+    assert web.get("/generating/999").status_code == 404
+    assert files_in(tmp_path) == []

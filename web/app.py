@@ -23,7 +23,12 @@ from urllib.parse import urlsplit
 
 import yaml
 from jinja2 import Environment, PackageLoader, select_autoescape
+from python_multipart.exceptions import MultipartParseError
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -31,9 +36,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from models import GAMES
 from solver.entry import EntryForm
-from solver.errors import Contradiction, InputError, SleuthError
+from solver.errors import Contradiction, InputError, SleuthError, cut
+from solver.files import user_path
 from solver.logbook import LogBook
-from solver.logfile import Document, load
+from solver.logfile import Document, load, whole_number
 from solver.names import NameSet
 from solver.report import Report
 from web.counting import WAIT, Counts
@@ -57,7 +63,13 @@ class Refused(Exception):
 
 
 def inside(root: Path, name: str) -> Path:
-    """The file `name` (a relative path with /) under `root`; Refused if it would leave it."""
+    """The file `name` (a relative path with /) under `root`; Refused if it would leave it, or
+    if no file could have that name (a NUL, too long: solver/files.py)."""
+    try:
+        user_path(name)
+        user_path(root / name.lstrip("/"))  # the whole path, too
+    except InputError as error:
+        raise Refused(400, error.message) from None
     parts = [p for p in name.split("/") if p]
     if not parts or any(p in (".", "..") or p.startswith(".") or "\\" in p for p in parts):
         raise Refused(404, f"no log named {name!r} here")
@@ -75,7 +87,10 @@ def confine_deck(root: Path, doc: Document) -> Document:
     folder must not make the server read a file outside it); Refused if it does not."""
     deck = doc.deck_path()
     if deck is not None:
-        real = Path(deck).resolve()
+        try:
+            real = user_path(deck, "deck").resolve()
+        except InputError as error:
+            raise Refused(400, error.message) from None
         if not real.is_relative_to(root.resolve()):
             raise Refused(403, f"the deck {doc.data['deck']!r} is outside the served folder")
         try:
@@ -99,10 +114,10 @@ class Guard:
         try:
             fresh = self.check_token(request)
             self.check_origin(request)
-            length = request.headers.get("content-length") or "0"
-            if not length.isdigit():
+            length = whole_number(request.headers.get("content-length") or "0")
+            if length is None or length < 0:
                 raise Refused(400, "the request's Content-Length is not a number")
-            if int(length) > self.max_body:
+            if length > self.max_body:
                 raise Refused(413, f"a request may carry at most {self.max_body:,} bytes")
         except Refused as refused:
             await plain(refused.status, str(refused))(scope, receive, send)
@@ -153,6 +168,17 @@ def plain(status: int, message: str) -> Response:
     return Response(message + "\n", status_code=status, media_type="text/plain")
 
 
+async def form_of(request: Request) -> FormData:
+    """The request's form; a body that is no form (a multipart body with an empty boundary, a
+    part cut short) is Refused with a 400, never a server error."""
+    try:
+        return await request.form()
+    except (MultiPartException, MultipartParseError, HTTPException, ValueError) as error:
+        detail = getattr(error, "detail", None) or str(error) or type(error).__name__
+        message = cut(" ".join(str(detail).split()), 200)
+        raise Refused(400, f"the form could not be read: {message}") from None
+
+
 def create_app(
     root: Path, token: str | None = None, max_body: int = MAX_BODY, wait: float = WAIT
 ) -> ASGIApp:
@@ -195,10 +221,11 @@ def create_app(
         return HTMLResponse(templates.get_template(template).render(**values), status_code=status)
 
     async def index(request: Request) -> Response:
-        return page("index.html", root=root, logs=listing(root), games=sorted(GAMES))
+        logs = await run_in_threadpool(listing, root)  # reading every log: not on the event loop
+        return page("index.html", root=root, logs=logs, games=sorted(GAMES))
 
     async def new(request: Request) -> Response:
-        form = await request.form()
+        form = await form_of(request)
         try:
             game = GAMES[NameSet("game", GAMES).resolve(str(form.get("game", "")))]
             header: dict[str, Any] = {}
@@ -263,6 +290,10 @@ def create_app(
                 return work(*book_of(name))
             except Refused as refused:
                 return plain(refused.status, str(refused))
+            except SleuthError as error:  # not a log that can be read: the user's, not a bug
+                if patient:
+                    return JSONResponse(error.to_json(), 422)
+                return plain(422, str(error))
 
         def to_the_page(name: str, key: str) -> Response:
             return RedirectResponse(f"/log/{name}", status_code=303)
@@ -271,22 +302,34 @@ def create_app(
             return await counts.finished(counts.start(key, what, locked))
         return await counts.answer(key, what, locked, lambda: (later or to_the_page)(name, key))
 
-    def counting_page(name: str, key: str) -> HTMLResponse:
+    def counting_page(name: str, key: str, **wording: str) -> HTMLResponse:
         """The page while a long count runs: what is counted, for how long, and an estimate
-        from the last long count of this log; it refreshes itself."""
+        from the last long count of this log; it refreshes itself. `wording` (the puzzle
+        pages' generation): `verb`, `earlier` (what the estimate comes from), `again` (the
+        page to refresh) and `note`, in place of a log's."""
         queue = counts.queue(key)
         expected = counts.expected(key)
         running = queue[0] if queue else None
         share = None
         if running is not None and expected:
             share = min(running.seconds() / expected, 0.95)
+        words = {
+            "verb": "Counting",
+            "earlier": "the last long count of this log",
+            "again": f"/log/{name}",
+            "note": "Every event is saved as soon as it is checked.",
+            "back": "/",
+            **wording,
+        }
         return page(
             "counting.html",
+            200,
             name=name,
             running=running,
             waiting=queue[1:],
             expected=expected,
             share=share,
+            **words,
         )
 
     def game_page(name: str, book: LogBook, status: int = 200, **extra: Any) -> HTMLResponse:
@@ -331,8 +374,8 @@ def create_app(
         late = counts.late_answer(key)
         if late is not None:  # an event refused after its request stopped waiting
             return late
-        upto = request.query_params.get("upto")
-        shown_upto = int(upto) if upto and upto.isdigit() else None
+        upto = whole_number(request.query_params.get("upto") or "")
+        shown_upto = upto if upto is not None and upto > 0 else None
 
         what = f"the page after event {shown_upto}" if shown_upto else "the page"
         return await one_at_a_time(
@@ -356,7 +399,7 @@ def create_app(
         return RedirectResponse(f"/log/{name}", status_code=303)
 
     async def event(request: Request) -> Response:
-        line = str((await request.form()).get("line", "")).strip()
+        line = str((await form_of(request)).get("line", "")).strip()
 
         def work(name: str, book: LogBook) -> Response:
             if not line:
@@ -366,19 +409,18 @@ def create_app(
         return await one_at_a_time(request, work, f"the event '{line}'")
 
     async def tap(request: Request) -> Response:
-        form = await request.form()
-        index = str(form.get("form", ""))
+        form = await form_of(request)
+        index = whole_number(str(form.get("form", "")))
 
         def work(name: str, book: LogBook) -> Response:
             forms = entry_forms(book)
-            if not index.isdigit() or int(index) >= len(forms):
+            if index is None or not 0 <= index < len(forms):
                 return game_page(name, book, 422, error="no such kind of event")
             chosen = {
-                part.name: [str(v) for v in form.getlist(part.name)]
-                for part in forms[int(index)].parts
+                part.name: [str(v) for v in form.getlist(part.name)] for part in forms[index].parts
             }
             try:
-                line = forms[int(index)].line(chosen)
+                line = forms[index].line(chosen)
             except SleuthError as error:
                 return game_page(name, book, 422, error=str(error))
             return take(name, book, line)
@@ -450,7 +492,7 @@ def create_app(
             Route("/solve/{name:path}", as_json("solve")),
             Route("/suggest/{name:path}", as_json("suggest")),
             Route("/explain/{name:path}", explanation),
-            *puzzle_routes(root, page),
+            *puzzle_routes(root, page, counts, counting_page),
         ],
         exception_handlers={Refused: refused, InputError: refused_input},
     )

@@ -13,6 +13,7 @@ first and finds its report).
 
 from __future__ import annotations
 
+import itertools
 import os
 import tempfile
 import threading
@@ -30,22 +31,32 @@ from starlette.routing import Route
 
 from models import GAMES, game_of, jobs
 from solver.errors import InputError, SleuthError
-from solver.logfile import Document, as_whole, dump, load, parse_text
+from solver.files import read_text
+from solver.logfile import Document, as_whole, dump, load, parse_text, whole_number
 from solver.names import NameSet
 from solver.puzzle import checked as checked_puzzle
 from solver.report import Report, Table
+from web.counting import Counts, Work
 
 MAX_GENERATED = 5  # puzzles per `generate` request: each can take seconds
+KEPT_GENERATIONS = 20  # generations whose page (progress, then puzzles) can still be opened
 PASTED = "the pasted puzzle"  # a pasted puzzle's name in error messages
 
 
-def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
+def puzzle_routes(
+    root: Path,
+    render: Callable[..., Response],
+    counts: Counts,
+    counting_page: Callable[..., Response],
+) -> list[Route]:
     """The routes of the puzzle pages for the folder `root` (already resolved); `render` is
-    the app's `page(template, status, **values)`."""
+    the app's `page(template, status, **values)`; `counts` runs a generation as a long count
+    of a log runs, and `counting_page` is its progress page (web/counting.py)."""
     from web.app import (  # web.app imports us
         LOG_SUFFIXES,
         Refused,
         confine_deck,
+        form_of,
         inside,
         listing,
         shown,
@@ -107,8 +118,8 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
 
     def text_of_file(name: str) -> str:
         try:
-            return inside(root, name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            return read_text(inside(root, name), name)
+        except (SleuthError, Refused):
             return ""
 
     async def check_json(request: Request) -> Response:
@@ -165,12 +176,8 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
             return desk(422, error=str(error), **values)
         return desk(200, doc=doc, found=report, **values)
 
-    def generated(form: FormData) -> Response:
+    def generated(options: dict[str, str]) -> Response:
         """`sleuth generate`'s puzzles for the form's options, each as YAML to check or save."""
-        options = {
-            k: str(form.get(k, "")).strip()
-            for k in ("game", "count", "seed", "difficulty", "visible")
-        }
         try:
             game, count, seed, difficulty, visible = generate_options(options)
             # the CLI's chunks and seeds, in this process (a page asks for a few puzzles)
@@ -179,13 +186,60 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
             return desk(422, error=str(error), options=options)
         return desk(200, generated=[dump(p) for p in made], options=options)
 
+    generations: dict[int, tuple[str, Work]] = {}  # the last KEPT_GENERATIONS, by number
+    numbers = itertools.count(1)
+
+    async def generate(form: FormData) -> Response:
+        """Generate in the background, as a long count runs: the answer if it comes within
+        the wait, else the progress page of this generation (`/generating/N`), which becomes
+        the answer when it is done. The estimate is the last generation of as many puzzles
+        of that game."""
+        options = {
+            k: str(form.get(k, "")).strip()
+            for k in ("game", "count", "seed", "difficulty", "visible")
+        }
+        try:
+            game, count, *_ = generate_options(options)
+        except SleuthError as error:
+            return await run_in_threadpool(desk, 422, error=str(error), options=options)
+        key = f"generate {game.name} {count}"
+        what = f"{count} puzzle{'s' if count > 1 else ''} of {game.title}"
+        piece = counts.start(key, what, lambda: generated(options))
+        if await counts.waited(piece, own=False):
+            assert piece.answer is not None
+            return piece.answer
+        number = next(numbers)
+        generations[number] = (key, piece)
+        for old in [n for n in generations if n <= number - KEPT_GENERATIONS]:
+            del generations[old]
+        return RedirectResponse(f"/generating/{number}", 303)
+
+    async def generating(request: Request) -> Response:
+        """A generation's progress page while it runs, then its puzzles."""
+        number = whole_number(request.path_params["number"])
+        if number is None or number not in generations:
+            raise Refused(404, "no such generation here (the server keeps the last few)")
+        key, piece = generations[number]
+        if piece.done.is_set():
+            assert piece.answer is not None
+            return piece.answer
+        return counting_page(
+            "New puzzles",
+            key,
+            verb="Generating",
+            earlier="the last generation of as many puzzles of this game",
+            again=f"/generating/{number}",
+            note="The puzzles are shown here when they are made.",
+            back="/puzzles",
+        )
+
     async def puzzles_page(request: Request) -> Response:
         if request.method == "GET":
-            return desk()
-        form = await request.form()
+            return await run_in_threadpool(desk)
+        form = await form_of(request)
         action = str(form.get("action", "check"))
         if action == "generate":
-            return await run_in_threadpool(generated, form)
+            return await generate(form)
         save_as = str(form.get("save_as", "")).strip() if action == "save" else ""
         if action == "save" and not save_as:
             text = str(form.get("text", ""))
@@ -202,6 +256,7 @@ def puzzle_routes(root: Path, render: Callable[..., Response]) -> list[Route]:
         Route("/puzzles", puzzles_page, methods=["GET", "POST"]),
         Route("/puzzle/{name:path}", puzzle_page),
         Route("/check/{name:path}", check_json),
+        Route("/generating/{number}", generating),
     ]
 
 

@@ -200,6 +200,20 @@ def test_3_a_typed_number_in_odd_digits_is_a_refused_line(tmp_path, game, line):
     assert answer.status_code == 422 and "is not a number" in answer.text
 
 
+@pytest.mark.parametrize("game", ["game-of-suspicion", "suspeicao"])
+def test_3_a_typed_number_of_5000_digits_is_a_refused_line(tmp_path, game):
+    # words_of lets ASCII digits through; the readers turned them into numbers with int(),
+    # which refuses more than 4,300 digits: a ValueError, and the session ended (exit 3)
+    log = tmp_path / "log.yaml"
+    log.write_text(f"game: {game}\nplayers: [Ana, Ben, Cleo]\nme: Ana\nevents: []\n")
+    line = f"deal {'9' * 5000} 1 5 7"
+    played = sleuth("play", str(log), stdin=f"{line}\nshow\nquit\n".encode())
+    assert played.returncode == 0, played.stderr[-500:]
+    assert b"Traceback" not in played.stderr and b"log saved to" in played.stdout
+    assert yaml.safe_load(log.read_text())["rejected"][-1]["typed"] == line
+    assert len(played.stderr.splitlines()[0]) <= MESSAGE_LIMIT + 100  # one short line
+
+
 @given(st.text(max_size=30) | st.from_regex(r"\A[+-]?[0-9]{1,40}\Z"))
 def test_3_text_becomes_a_number_only_from_ascii_digits(text):
     number = whole_number(text)

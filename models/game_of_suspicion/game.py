@@ -17,7 +17,7 @@ from solver.entry import EntryForm
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds, explained
 from solver.hidden_cards import LastSteps
-from solver.logfile import Document, typed_event
+from solver.logfile import Document, typed_event, whole_number
 from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 
@@ -494,7 +494,8 @@ def _deal_words(words: list[str]) -> dict:
 
 def _number(word: str) -> int | str:
     """A card value typed in the session, kept as an int when it is one (for a tidy log)."""
-    return int(word) if word.isdigit() else word
+    number = whole_number(word)
+    return word if number is None else number
 
 
 def _look_words(words: list[str]) -> dict:

@@ -24,6 +24,7 @@ from models.suspeicao.log import FINAL_TARGET_MIN, HAND_ACTIONS
 from models.suspeicao.rules import Card, Requirement
 from models.suspeicao.steps import PILE
 from solver.errors import InputError
+from solver.logfile import whole_number
 from solver.report import Report, Table, probability
 
 
@@ -48,7 +49,8 @@ class Play:
 
 
 def _written(card: str) -> int | str:
-    return int(card) if card.isdigit() else card
+    number = whole_number(card)
+    return card if number is None else number
 
 
 def give_choice(post, exchange: str) -> str | None:

@@ -18,7 +18,7 @@ from solver.entry import EntryForm, Part, seats
 from solver.errors import Contradiction, InputError
 from solver.explain import Grounds
 from solver.hidden_cards import LastSteps
-from solver.logfile import Document, typed_event
+from solver.logfile import Document, typed_event, whole_number
 from solver.names import NameSet, words_of
 from solver.report import Report, Table, probability
 
@@ -421,7 +421,8 @@ class Suspeicao:
 
 
 def _card_order(card: str) -> tuple[int, str]:
-    return (0, f"{int(card):03d}") if card.isdigit() else (1, card)
+    number = whole_number(card)
+    return (1, card) if number is None else (0, f"{number:03d}")
 
 
 class TooEntangled(InputError):
@@ -524,8 +525,9 @@ def _card_like(word: str) -> bool:
 
 
 def _value(word: str) -> int | str | bool:
-    if word.isdigit():
-        return int(word)
+    number = whole_number(word)
+    if number is not None and word.isdigit():
+        return number
     if word.lower() in ("true", "false"):
         return word.lower() == "true"
     return word

@@ -17,9 +17,8 @@ from pathlib import Path
 
 from solver.errors import InputError
 
-MAX_FILE_BYTES = (
-    16 * 1024 * 1024
-)  # the largest log, puzzle or deck read (a 10,000-event log: ~1 MB)
+# the largest log, puzzle or deck read (a 10,000-event log: ~1 MB)
+MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_NAME_BYTES = 255  # one part of a path: the limit of common file systems
 MAX_PATH_BYTES = 4095  # a whole path (Linux's PATH_MAX less its NUL)
 NAME_QUOTE_LIMIT = 60  # characters of a name an error quotes: its start and its end

@@ -154,6 +154,18 @@ def runs(*blocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, starts
 
 
+def together(counts: np.ndarray, dtype: type = np.int64) -> np.ndarray:
+    """counts [row, column, class] summed over the columns, one column at a time: summing
+    the middle axis of a converted copy took a fifth of a heavy 5-player report."""
+    rows, columns, classes = counts.shape
+    if columns == 0:
+        return np.zeros((rows, classes), dtype=dtype)
+    total = counts[:, 0, :].astype(dtype)
+    for column in range(1, columns):
+        total += counts[:, column, :]
+    return total
+
+
 # -- compositions ------------------------------------------------------------------------------------
 
 
@@ -223,7 +235,7 @@ class Rows:
 
     def take(self) -> np.ndarray:
         """How many cards of each class the table's columns hold together [row, class]."""
-        return self.counts.astype(np.int64).sum(axis=1)
+        return together(self.counts)
 
     def ways_within(self) -> np.ndarray:
         """Per row, in how many ways the cards the table takes split between its columns (its
@@ -233,7 +245,7 @@ class Rows:
             return out
         # C(left, part) read from COMB by one small code per (row, class), laid out class by
         # class so each class's codes are contiguous: 9x faster than 2-D indexing on 800,000 rows
-        left, flat = self.counts.sum(axis=1, dtype=np.int16), COMB.ravel()
+        left, flat = together(self.counts, np.int16), COMB.ravel()
         for c in range(self.counts.shape[1] - 1):
             part = self.counts[:, c, :].astype(np.int16)
             codes = np.ascontiguousarray((left * COMB.shape[1] + part).T)
@@ -287,6 +299,21 @@ class Table(Rows):
             hands=[""],
             counts=self.take()[:, None, :].astype(np.int8),
             weights=times(self.weights, self.ways_within()),
+        ).merged()
+
+    def apart(self, hand: str) -> Table:
+        """The table as two parts, `hand` and its other hands together (named ""), the ways
+        those split their cards in the weights (as in `collapsed`): all a question about
+        `hand` needs, in fewer rows once the table is split finer."""
+        h = self.column(hand)
+        others = [i for i in range(len(self.hands)) if i != h]
+        if len(others) <= 1:
+            return self
+        rest = self.like(hands=[self.hands[i] for i in others], counts=self.counts[:, others, :])
+        return self.like(
+            hands=[hand, ""],
+            counts=np.stack([self.counts[:, h, :], rest.take().astype(np.int8)], axis=1),
+            weights=times(self.weights, rest.ways_within()),
         ).merged()
 
     def merged(self) -> Table:
@@ -345,49 +372,44 @@ class Table(Rows):
         return self._split(partition, sizes)
 
     def _split(self, partition: Partition, sizes: Mapping[Key, int]) -> tuple[Table, np.ndarray]:
-        """`regroup`, group by group and hand by hand (any finer partition)."""
+        """`regroup` to any finer partition. Groups kept whole are copied once at the end and
+        the rows they rule out go first (a big table regrouped for a sum mostly keeps its
+        groups: copying the table for each group and hand took a third of a heavy report).
+        The groups that split do so hand by hand, and with several hands the rows holding
+        more of a group than the supply has go as soon as the hands split so far show it,
+        not at the end: a 5-player prefix's table of 3 hands reached 4 million rows before
+        that check."""
         keys = list(sizes)
         where = {k: i for i, k in enumerate(self.keys)}
         parent = [where.get(self.partition.coarser_key(k), -1) for k in keys]
+        children = [[i for i, p in enumerate(parent) if p == old] for old in range(len(self.keys))]
         hands = len(self.hands)
-        index = np.arange(self.rows)
-        new = np.zeros((self.rows, hands, len(keys)), dtype=np.int8)
-        for old in range(len(self.keys)):
-            children = [i for i, p in enumerate(parent) if p == old]
-            if not children:  # no card of this group is left in the supply
-                ok = self.counts[index, :, old].sum(axis=1) == 0
-                index, new = index[ok], new[ok]
+        ok = np.ones(self.rows, dtype=bool)
+        gone = [old for old, c in enumerate(children) if not c]  # none left in the supply
+        if gone:
+            ok &= ~self.counts[:, :, gone].any(axis=(1, 2))
+        whole = [old for old, c in enumerate(children) if len(c) == 1]
+        kept = [children[old][0] for old in whole]
+        if whole:  # no hand, and no hands together, hold more than the supply has
+            caps = np.array([sizes[keys[i]] for i in kept], dtype=np.int16)
+            ok &= np.all(self.counts[:, :, whole] <= caps, axis=(1, 2))
+            if hands > 1:
+                ok &= np.all(together(self.counts[:, :, whole], np.int16) <= caps, axis=1)
+        index = np.flatnonzero(ok)
+        new = np.zeros((len(index), hands, len(keys)), dtype=np.int8)
+        for old, finer in enumerate(children):
+            if len(finer) < 2:
                 continue
-            caps = [sizes[keys[i]] for i in children]
+            caps = np.array([sizes[keys[i]] for i in finer], dtype=np.int16)
             for h in range(hands):
-                wanted = self.counts[index, h, old]
-                if len(children) == 1:  # the same group: only the capacity to check
-                    ok = wanted <= caps[0]
-                    index, new = index[ok], new[ok]
-                    new[:, h, children[0]] = wanted[ok]
-                    continue
-                picked, blocks, size = [], [], 0
-                for total in np.unique(wanted):
-                    splits = compositions(int(total), caps)
-                    at = np.flatnonzero(wanted == total)
-                    if len(splits) == 0:
-                        continue
-                    size += len(at) * len(splits)
-                    if size > ROWS_LIMIT:
-                        raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
-                    rep = np.repeat(at, len(splits))
-                    block = new[rep]
-                    block[:, h, children] = np.tile(splits, (len(at), 1))
-                    picked.append(rep)
-                    blocks.append(block)
-                chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
-                index = index[chosen]
-                new = np.concatenate(blocks) if blocks else new[:0]
-        if hands > 1:  # the hands together cannot hold more of a group than there is
-            fits = np.all(
-                new.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1
-            )
-            index, new = index[fits], new[fits]
+                index, new = self._split_hand(index, new, h, old, finer, caps)
+                if h:  # the hands split so far cannot hold more than the supply has
+                    held = together(new[:, : h + 1, finer], np.int16)
+                    fits = np.all(held <= caps, axis=1)
+                    if not fits.all():
+                        index, new = index[fits], new[fits]
+        if whole:
+            new[:, :, kept] = self.counts[:, :, whole][index]
         return (
             self.like(
                 partition=partition,
@@ -398,6 +420,35 @@ class Table(Rows):
             ),
             index,
         )
+
+    def _split_hand(
+        self,
+        index: np.ndarray,
+        new: np.ndarray,
+        h: int,
+        old: int,
+        finer: list[int],
+        caps: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Hand `h`'s count of group `old` (rows `index` of this table) spread over the finer
+        groups `finer` (of `caps` cards) in every way: the rows repeated, and their counts."""
+        wanted = self.counts[index, h, old]
+        picked, blocks, size = [], [], 0
+        for total in np.unique(wanted):
+            splits = compositions(int(total), caps.tolist())
+            at = np.flatnonzero(wanted == total)
+            if len(splits) == 0:
+                continue
+            size += len(at) * len(splits)
+            if size > ROWS_LIMIT:
+                raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
+            rep = np.repeat(at, len(splits))
+            block = new[rep]
+            block[:, h, finer] = np.tile(splits, (len(at), 1))
+            picked.append(rep)
+            blocks.append(block)
+        chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
+        return index[chosen], np.concatenate(blocks) if blocks else new[:0]
 
     def _fitted(
         self, partition: Partition, sizes: Mapping[Key, int], parent: list[int]
@@ -415,7 +466,7 @@ class Table(Rows):
         if gone:  # no card of these groups is left in the supply
             ok &= ~self.counts[:, :, gone].any(axis=(1, 2))
         if hands > 1:  # the hands together cannot hold more of a group than there is
-            ok &= np.all(new.astype(np.int64).sum(axis=1) <= caps, axis=1)
+            ok &= np.all(together(new) <= caps, axis=1)
         index = np.flatnonzero(ok)
         table = self.like(
             partition=partition,
@@ -482,8 +533,8 @@ class _Pairs:
         self.keep_a = [x for x, link in enumerate(self.a.links) if link not in shared]
         self.keep_b = [x for x, link in enumerate(self.b.links) if link not in shared]
         # each row's cards per group, summed once per row, not once per pair: pairs are many
-        self.held_a = self.a.counts.sum(axis=1, dtype=np.int16)
-        self.held_b = self.b.counts.sum(axis=1, dtype=np.int16)
+        self.held_a = together(self.a.counts, np.int16)
+        self.held_b = together(self.b.counts, np.int16)
         self.room = np.array(list(sizes.values()), dtype=np.int16)
 
     def fit(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -510,8 +561,17 @@ def matched_rows(a: Table, b: Table) -> int:
     """How many pairs of rows of two tables agree on the links they share (the pairs `join`
     goes through), counted without listing them."""
     _, on_a, on_b = _on_shared_links(a, b)
-    on_b_rows = Counter(map(tuple, on_b.tolist()))
-    return sum(on_b_rows[tuple(v)] for v in on_a.tolist())
+    if on_a.shape[1] == 0:
+        return len(on_a) * len(on_b)
+    base = int(max(on_a.max(initial=0), on_b.max(initial=0))) + 1
+    place = _place_values([base] * on_a.shape[1])
+    if place is None:  # too many links for one int64 key (rare): count the tuples
+        on_b_rows = Counter(map(tuple, on_b.tolist()))
+        return sum(on_b_rows[tuple(v)] for v in on_a.tolist())
+    keys_b = np.sort(on_b @ place)
+    keys_a = on_a @ place
+    right = np.searchsorted(keys_b, keys_a, side="right")
+    return int((right - np.searchsorted(keys_b, keys_a, side="left")).sum())
 
 
 def _on_shared_links(a: Table, b: Table) -> tuple[list[int], np.ndarray, np.ndarray]:
@@ -993,7 +1053,7 @@ class _Fields:
         """A row's part of the key reached: its opened links' values, minus its cards."""
         g = len(self.sizes)
         opened = links << self.offsets[len(self.offsets) - links.shape[1] :]
-        return opened.sum(axis=1) - (take.astype(np.int64) << self.offsets[:g]).sum(axis=1)
+        return opened.sum(axis=1) - take.astype(np.int64) @ (1 << self.offsets[:g])
 
     def affordable(self, keys: np.ndarray) -> np.ndarray:
         return (keys & self.guard_mask) == self.guard_mask

@@ -301,3 +301,78 @@ def test_resolve_draws_what_every_row_and_draw_pair_gives(monkeypatch):
     for seed in range(6):
         engine(random_game(random.Random(950 + seed), 3 + seed % 2).doc)
     assert len(compared) > 20 and max(compared) > 100
+
+
+def split_group_by_group(table, partition, sizes):
+    """`Table._split` as first written: group by group and hand by hand, a copy of the
+    whole table at each, the hands' sum checked against the supply at the end (and how many
+    rows that check removed)."""
+    import numpy as np
+
+    from solver.card_tables import compositions
+
+    keys = list(sizes)
+    where = {k: i for i, k in enumerate(table.keys)}
+    parent = [where.get(table.partition.coarser_key(k), -1) for k in keys]
+    hands = len(table.hands)
+    index = np.arange(table.rows)
+    new = np.zeros((table.rows, hands, len(keys)), dtype=np.int8)
+    for old in range(len(table.keys)):
+        children = [i for i, p in enumerate(parent) if p == old]
+        if not children:
+            ok = table.counts[index, :, old].sum(axis=1) == 0
+            index, new = index[ok], new[ok]
+            continue
+        caps = [sizes[keys[i]] for i in children]
+        for h in range(hands):
+            wanted = table.counts[index, h, old]
+            if len(children) == 1:
+                ok = wanted <= caps[0]
+                index, new = index[ok], new[ok]
+                new[:, h, children[0]] = wanted[ok]
+                continue
+            picked, blocks = [], []
+            for total in np.unique(wanted):
+                splits = compositions(int(total), caps)
+                at = np.flatnonzero(wanted == total)
+                rep = np.repeat(at, len(splits))
+                block = new[rep]
+                block[:, h, children] = np.tile(splits, (len(at), 1))
+                picked.append(rep)
+                blocks.append(block)
+            index = index[np.concatenate(picked)] if picked else index[:0]
+            new = np.concatenate(blocks) if blocks else new[:0]
+    pruned = 0
+    if hands > 1:
+        fits = np.all(new.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1)
+        index, new, pruned = index[fits], new[fits], int((~fits).sum())
+    return new, index, pruned
+
+
+def test_split_keeps_what_the_group_by_group_way_keeps(monkeypatch):
+    """`Table._split` copies the groups it keeps whole once and drops rows that cannot fit as
+    soon as it can. On every regroup to a finer partition in random 4- to 6-player games of
+    the full deck (hand tables, joins of two hands, the asked table of a sum; a prefix of the
+    wide bench with a table of three hands), it keeps the rows the group-by-group way keeps,
+    in the same order, with the same row map."""
+    from solver import card_tables
+
+    split = card_tables.Table._split
+    seen = []
+
+    def checked(self, partition, sizes):
+        found, index = split(self, partition, sizes)
+        counts, slow_index, pruned = split_group_by_group(self, partition, sizes)
+        assert index.tolist() == slow_index.tolist()
+        assert found.counts.tolist() == counts.tolist() and found.keys == list(sizes)
+        assert found.weights.tolist() == self.weights[index].tolist()
+        seen.append((len(self.hands), pruned))
+        return found, index
+
+    monkeypatch.setattr(card_tables.Table, "_split", checked)
+    for seed in range(3):
+        engine(random_game(random.Random(960 + seed), 4 + seed % 3).doc)
+    heavy = random_game(random.Random(10015), 5).doc  # a round of the wide bench: two
+    engine({**heavy, "events": heavy["events"][:20]})  # tables of several hands
+    assert any(hands > 1 for hands, _ in seen)  # tables of several hands were split
+    assert any(pruned for _, pruned in seen)  # ... and rows that did not fit went early

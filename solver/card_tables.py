@@ -619,7 +619,20 @@ def order_tables(
     attributes: Mapping[str, frozenset[str]],
 ) -> list[Table]:
     """A cheap order to contract in: `first`, then the order of the others that a rough model
-    of the programme's cost likes best (every order when they are few, else a beam). The model:
+    of the programme's cost likes best (`ranked_orders`)."""
+    return ranked_orders(first, others, supply, attributes)[0]
+
+
+def ranked_orders(
+    first: Table,
+    others: Sequence[Table],
+    supply: Iterable[str],
+    attributes: Mapping[str, frozenset[str]],
+    keep: int = 1,
+) -> list[list[Table]]:
+    """The `keep` orders to contract in (`first`, then the others) that a rough model of the
+    programme's cost likes best, best first (every order when they are few, else a beam). The
+    model:
     states grow with each table's rows and the links it opens, shrink with the links it closes,
     and never exceed the ways to have taken the cards so far (over the groups still told apart)
     times the open links' values; a turn costs its states times the table's rows, spread over
@@ -665,13 +678,14 @@ def order_tables(
 
     rest = list(range(1, len(everything)))
     if len(rest) <= 6:
-        best = min(itertools.permutations(rest), key=lambda o: cost((0, *o)))
-        return [first, *(everything[i] for i in best)]
-    beam: list[tuple[int, ...]] = [(0,)]
-    for _ in rest:
-        grown = [(*o, i) for o in beam for i in rest if i not in o]
-        beam = sorted(grown, key=lambda o: cost(o))[:24]
-    return [everything[i] for i in beam[0]]
+        orders = [(0, *o) for o in itertools.permutations(rest)]
+    else:
+        orders = [(0,)]
+        for _ in rest:
+            grown = [(*o, i) for o in orders for i in rest if i not in o]
+            orders = sorted(grown, key=lambda o: cost(o))[: max(24, keep)]
+    best = sorted(orders, key=cost)[:keep]  # stable: among equal costs, the first listed
+    return [[everything[i] for i in order] for order in best]
 
 
 def _spread(cards: int, own: int, finer: int) -> float:
@@ -879,9 +893,42 @@ def contract(
 
 
 def _row_factor(step: _Step, moduli: np.ndarray) -> np.ndarray:
-    """weight / Π taken! of each row, modulo each prime."""
+    """weight / Π taken! of each row, times the ways its parts split what it takes
+    (Π_group taken! / Π_part,group count!), modulo each prime: weight / Π_part,group count!."""
     row = residues(step.table.weights, moduli)
-    return row * _product(INVFACT_MOD, step.take, moduli) % moduli
+    if step.factorials is None:  # too large for int64 (rare): each part's product in turn
+        for part in range(step.table.counts.shape[1]):
+            row = row * _product(INVFACT_MOD, step.table.counts[:, part, :], moduli) % moduli
+        return row
+    return row * _inverses(step.factorials, moduli) % moduli
+
+
+def _inverses(numbers: np.ndarray, moduli: np.ndarray) -> np.ndarray:
+    """1 / n modulo each prime, for positive int64 numbers with no factor as large as the
+    primes (products of small factorials): each distinct number's inverse worked out once."""
+    values, index = _distinct(numbers)
+    inverse = np.array(
+        [[pow(int(numbers[i]), -1, int(p)) for p in moduli] for i in values], dtype=np.int64
+    ).reshape(len(values), len(moduli))
+    return inverse[index]
+
+
+FACTORIAL = [math.factorial(n) for n in range(21)]
+
+
+def _factorials(counts: np.ndarray) -> np.ndarray | None:
+    """Π over parts and groups of count! for each row, exactly in int64 (None when it could
+    exceed int64). Columns where no row holds two or more add nothing."""
+    flat = counts.reshape(len(counts), counts.shape[1] * counts.shape[2])
+    tops = flat.max(axis=0, initial=0).tolist()
+    wide = [i for i, top in enumerate(tops) if top > 1]
+    if math.prod(FACTORIAL[min(tops[i], 20)] for i in wide) >= SAFE or max(tops, default=0) > 20:
+        return None
+    out = np.ones(len(counts), dtype=np.int64)
+    table = np.array(FACTORIAL, dtype=np.int64)
+    for i in wide:
+        out *= table[flat[:, i]]
+    return out
 
 
 def _reached(step: _Step, completion: np.ndarray, moduli: np.ndarray) -> np.ndarray:
@@ -921,13 +968,14 @@ class _Step:
     reached: fine (before merging groups no later table tells apart), then merged."""
 
     table: Table
-    take: np.ndarray  # [row, group]: the cards each row takes
+    take: np.ndarray  # [row, group]: the cards each row takes (int16)
     before: np.ndarray  # [state, group]
     s_index: np.ndarray
     r_index: np.ndarray
     fine_id: np.ndarray  # per pair
     fine_left: np.ndarray  # per fine state: what is left of each group
     coarse_id: np.ndarray  # per fine state
+    factorials: np.ndarray | None  # per row: Π over parts and groups of count! (None: large)
 
 
 def _forward(
@@ -957,9 +1005,7 @@ def _forward(
         if j != asked and len(table.hands) > 1:
             table = table.collapsed()
         here, _ = table.regroup(after[j], sizes)
-        if len(here.hands) > 1:  # which of the taken cards each hand holds: counted here
-            here = here.like(weights=times(here.weights, here.ways_within()))
-        take = here.take()
+        take = together(here.counts, np.int16)
         closing = [i for i, link in enumerate(here.links) if link in open_links]
         opening = [i for i, link in enumerate(here.links) if link not in open_links]
         match = here.values[:, closing].astype(np.int64)
@@ -1005,7 +1051,10 @@ def _forward(
             np.concatenate([coarse, fine_held], axis=1),
             [n + 1 for n in sizes.values()] + fields.links,
         )
-        plan.append(_Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id))
+        factorials = _factorials(here.counts)  # also which taken cards each hand holds
+        plan.append(
+            _Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id, factorials)
+        )
         states, held = coarse[coarse_first].astype(np.int8), fine_held[coarse_first]
         most = max(most, len(states))
     return plan, first_sizes, most, pairs
@@ -1050,10 +1099,14 @@ class _Fields:
         return shifted.sum(axis=1) + kept.sum(axis=1)
 
     def row_keys(self, take: np.ndarray, links: np.ndarray) -> np.ndarray:
-        """A row's part of the key reached: its opened links' values, minus its cards."""
+        """A row's part of the key reached: its opened links' values, minus its cards (a
+        column at a time: no int64 copy of a big table's cards)."""
         g = len(self.sizes)
         opened = links << self.offsets[len(self.offsets) - links.shape[1] :]
-        return opened.sum(axis=1) - take.astype(np.int64) @ (1 << self.offsets[:g])
+        keys = opened.sum(axis=1)
+        for i in range(g):
+            keys -= take[:, i].astype(np.int64) << self.offsets[i]
+        return keys
 
     def affordable(self, keys: np.ndarray) -> np.ndarray:
         return (keys & self.guard_mask) == self.guard_mask
@@ -1076,7 +1129,12 @@ def _magnitude(plan: list[_Step]) -> int:
         log_row = np.full(len(weights), -np.inf)
         positive = weights > 0
         log_row[positive] = np.log2(weights[positive])
-        log_row -= log_fact[step.take].sum(axis=1)
+        if step.factorials is None:
+            counts = step.table.counts
+            flat = counts.reshape(len(weights), counts.shape[1] * counts.shape[2])
+            log_row -= log_fact[flat].sum(axis=1)
+        else:
+            log_row -= np.log2(step.factorials.astype(np.float64))
         top_row = float(log_row.max(initial=-np.inf))
         if not np.isfinite(top_row) or len(step.s_index) == 0:
             return 1

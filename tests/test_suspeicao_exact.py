@@ -376,3 +376,26 @@ def test_split_keeps_what_the_group_by_group_way_keeps(monkeypatch):
     engine({**heavy, "events": heavy["events"][:20]})  # tables of several hands
     assert any(hands > 1 for hands, _ in seen)  # tables of several hands were split
     assert any(pruned for _, pruned in seen)  # ... and rows that did not fit went early
+
+
+def test_the_sums_without_int64_factorials_give_the_same_chances(monkeypatch):
+    """A sum divides each row's weight by Π count! (over its hands and groups), read as one
+    int64 per row; a table whose product could pass int64 takes it hand by hand, modulo each
+    prime. Forced down that second way, random 4- and 5-player games of the full deck give
+    every opponent the same chances."""
+    from solver import card_tables
+
+    games = [random_game(random.Random(980 + seed), 4 + seed % 2).doc for seed in range(4)]
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+        return found
+
+    expected = chances()
+    monkeypatch.setattr(card_tables, "_factorials", lambda counts: None)
+    assert chances() == expected

@@ -43,7 +43,7 @@ from solver.hidden_cards import COMB, SAFE, times
 
 ROWS_LIMIT = 4_000_000  # a table with more rows than this is refused (memory)
 PAIRS_LIMIT = 25_000_000  # a contraction turn with more (state, row) pairs: refused (memory)
-PAIRS_AT_ONCE = 65_536  # pairs of rows `joined_rows` looks at before checking its limit
+PAIRS_AT_ONCE = 65_536  # pairs of rows `joined_rows` looks at first (then twice as many)
 KEYS_AT_ONCE = 16_384  # rows `runs` turns into sort keys at a time (an int64 copy of 2 million
 # rows of 28 columns took 0.2 to 1.6 s to allocate; 16,384 rows at a time, 0.13 s in all)
 
@@ -152,6 +152,14 @@ def runs(*blocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     view = view[order]
     starts = np.flatnonzero(np.concatenate(([True], view[1:] != view[:-1])))
     return order, starts
+
+
+def _binomial(n: np.ndarray, k: int) -> np.ndarray:
+    """C(n, k) for each (float) n, as floats."""
+    out = np.ones_like(n)
+    for i in range(k):
+        out *= (n - i) / (i + 1)
+    return out
 
 
 def together(counts: np.ndarray, dtype: type = np.int64) -> np.ndarray:
@@ -360,6 +368,19 @@ class Table(Rows):
         )
         return self.keep(np.ones(self.rows, bool), multiplier).without_links(factor.links)
 
+    def finer_rows(self, partition: Partition, sizes: Mapping[Key, int]) -> float:
+        """About how many rows `regroup(partition, sizes)` gives, without building them (at
+        most that many: the supply's sizes are not checked): each hand's count of a group
+        spread every way over the group's finer groups."""
+        where = {k: i for i, k in enumerate(self.keys)}
+        finer = Counter(where.get(self.partition.coarser_key(k), -1) for k in sizes)
+        ways = np.ones(self.rows)
+        for old, parts in finer.items():
+            if old >= 0 and parts > 1:
+                held = self.counts[:, :, old].astype(np.float64)
+                ways *= np.prod(_binomial(held + parts - 1, parts - 1), axis=1)
+        return float(ways.sum())
+
     def regroup(self, partition: Partition, sizes: Mapping[Key, int]) -> tuple[Table, np.ndarray]:
         """The table over a finer `partition` (whose groups have `sizes` cards in the supply), and
         for each new row the row it came from. Each count splits over the finer groups in every
@@ -482,7 +503,24 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
     """One table for two: every pair of rows with equal values on the links they share (those
     links then forgotten), the hands side by side, weights multiplied. `sizes`: the supply's
     groups under the joined partition."""
+    return _paired(a, b, sizes).merged()
+
+
+def join_within(a: Table, b: Table, sizes: Mapping[Key, int], limit: int) -> Table | None:
+    """`join(a, b, sizes)` when it has at most `limit` rows (counted first, as by
+    `joined_rows`), else None: the two tables are regrouped and their rows paired once."""
     pairs = _Pairs(a, b, sizes)
+    if _has_negative(a.weights) or _has_negative(b.weights):
+        joined = _paired(a, b, sizes, pairs).merged()
+        return joined if joined.rows <= limit else None
+    if _distinct_pairs(pairs, limit) > limit:
+        return None
+    return _paired(a, b, sizes, pairs).merged()
+
+
+def _paired(a: Table, b: Table, sizes: Mapping[Key, int], pairs: _Pairs | None = None) -> Table:
+    """`join` before its equal rows are merged."""
+    pairs = pairs or _Pairs(a, b, sizes)
     a, b, keep_a, keep_b = pairs.a, pairs.b, pairs.keep_a, pairs.keep_b
     fits = pairs.fit(pairs.i, pairs.j)
     i, j = pairs.i[fits], pairs.j[fits]
@@ -491,10 +529,10 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
         a.partition,
         a.keys,
         np.concatenate([a.counts[i], b.counts[j]], axis=1),
-        reduced(times(a.weights[i], b.weights[j])),
+        times(a.weights[i], b.weights[j]),
         [a.links[x] for x in keep_a] + [b.links[x] for x in keep_b],
         np.concatenate([a.values[i][:, keep_a], b.values[j][:, keep_b]], axis=1),
-    ).merged()
+    )
 
 
 def joined_rows(a: Table, b: Table, sizes: Mapping[Key, int], limit: int | None = None) -> int:
@@ -506,17 +544,23 @@ def joined_rows(a: Table, b: Table, sizes: Mapping[Key, int], limit: int | None 
     only if some weight is negative, and then the join is built and counted."""
     if _has_negative(a.weights) or _has_negative(b.weights):
         return join(a, b, sizes).rows
-    pairs = _Pairs(a, b, sizes)
+    return _distinct_pairs(_Pairs(a, b, sizes), limit)
+
+
+def _distinct_pairs(pairs: _Pairs, limit: int | None) -> int:
+    """`joined_rows` of the pairs of two tables' rows (nonnegative weights)."""
     part_a, part_b = _row_parts(pairs.a, pairs.keep_a), _row_parts(pairs.b, pairs.keep_b)
     live_a, live_b = pairs.a.weights != 0, pairs.b.weights != 0
     width = int(part_b.max(initial=0)) + 1
     seen = np.zeros(0, dtype=np.int64)
-    for start in range(0, len(pairs.i), PAIRS_AT_ONCE):
-        i, j = pairs.i[start : start + PAIRS_AT_ONCE], pairs.j[start : start + PAIRS_AT_ONCE]
+    start, at_once = 0, PAIRS_AT_ONCE
+    while start < len(pairs.i):  # more pairs at a time each time: a few passes in all
+        i, j = pairs.i[start : start + at_once], pairs.j[start : start + at_once]
         keep = pairs.fit(i, j) & live_a[i] & live_b[j]
-        seen = np.unique(np.concatenate([seen, part_a[i[keep]] * width + part_b[j[keep]]]))
+        seen = np.union1d(seen, part_a[i[keep]] * width + part_b[j[keep]])
         if limit is not None and len(seen) > limit:
             break
+        start, at_once = start + at_once, 2 * at_once
     return len(seen)
 
 
@@ -548,7 +592,7 @@ def _row_parts(table: Table, keep: list[int]) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     flat = table.counts.reshape(table.rows, -1).astype(np.int64)
     key = np.concatenate([flat, table.values[:, keep].astype(np.int64)], axis=1)
-    return np.unique(key, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    return distinct_rows(key, [int(top) + 1 for top in key.max(axis=0)])[1].astype(np.int64)
 
 
 def _has_negative(weights: np.ndarray) -> bool:
@@ -587,19 +631,19 @@ def _on_shared_links(a: Table, b: Table) -> tuple[list[int], np.ndarray, np.ndar
 def combine(whole: Table, part: Table, hand: str, sizes: Mapping[Key, int]) -> Table:
     """`whole` with a one-part table (a card `hand` received) put into `hand`'s column: every
     pair of rows with equal values on shared links, counts added, each weight × Π C(count,
-    part's count) (which of the hand's cards are the part's)."""
-    joined = join(whole, part, sizes)
+    part's count) (which of the hand's cards are the part's). The pairs are merged once, at
+    the end (merging the join first sorted a million rows for nothing)."""
+    joined = _paired(whole, part, sizes)
     h, extra = joined.column(hand), len(joined.hands) - 1
-    counts = joined.counts.astype(np.int64)
-    merged = counts[:, h, :] + counts[:, extra, :]
+    received = joined.counts[:, extra, :]
+    held = joined.counts[:, h, :].astype(np.int16) + received
     factor = np.ones(joined.rows, dtype=np.int64)
-    for g in range(merged.shape[1]):
-        factor = factor * COMB[merged[:, g], counts[:, extra, g]]
-    counts[:, h, :] = merged
+    for g in np.flatnonzero(received.any(axis=0)):  # C(n, 0) = 1 elsewhere
+        factor *= COMB[held[:, g], received[:, g]]
+    counts = joined.counts[:, :extra, :].copy()
+    counts[:, h, :] = held
     return joined.like(
-        hands=joined.hands[:extra],
-        counts=counts[:, :extra, :].astype(np.int8),
-        weights=reduced(times(joined.weights, factor)),
+        hands=joined.hands[:extra], counts=counts, weights=times(joined.weights, factor)
     ).merged()
 
 

@@ -57,6 +57,7 @@ from solver.card_tables import (
     distinct_rows,
     group_sizes,
     join,
+    join_within,
     joined_rows,
     matched_rows,
     order_tables,
@@ -68,6 +69,8 @@ JOIN_TRIED = (
     200_000  # two linked tables are joined when their rows that agree on links pair at most
 )
 JOIN_KEPT = 30_000  # ... this, and the joined table has at most this many rows
+ABSORB_LOOKED = 4_000_000  # a sum's table takes in a table linked to it alone when a join
+# would look at about this many pairs of rows or fewer
 
 
 class Refused(Exception):
@@ -690,31 +693,29 @@ class Belief:
         """Every table contracted with `place`'s whole hand's table asked: its rows then tell
         apart everything any table does. The cards that table gave and nobody looked into go
         before it (it tells apart all they do), so its turn closes their links at once. Hands
-        sharing a table, with nothing to add to it, share the sum."""
+        sharing a table, with nothing to add to it, share the sum, where its asked table
+        keeps them apart."""
         ready = place in self.tables and not self.pooled[place] and not self.received[place]
-        apart = place != self.opponents[0]  # that hand's sum also counts the worlds
         key = f"table {self.tables[place].serial}" if ready else ""
-        if ready and apart and len(self.tables[place].hands) > 2:
-            key += f" {place}"  # its table's other hands are summed apart
-        if key in self._joint:
-            found = self._joint[key]
-        else:
-            found = self._contract_table(place, apart)
+        found = self._joint.get(key)
+        if found is None or place not in found.table.hands:  # (its hands summed apart)
+            found = self._contract_table(place)
             if key:
                 self._joint[key] = found
         return posterior_of(found, self.supply, self.attributes, place)
 
-    def _contract_table(self, place: str, apart: bool = True) -> Contracted:
-        """The sum with `place`'s table asked. Of that table's other hands only what they hold
-        together matters (`Table.apart`, when `apart`): a table of three hands, split over the
-        groups the other tables tell apart, had 2.3 million (state, row) pairs to sum, 0.2
-        million apart. The first opponent's sum keeps the whole table: its count of joint
-        rows is the report's `worlds`, the same number as before."""
+    def _contract_table(self, place: str) -> Contracted:
+        """The sum with `place`'s table asked, its leaves joined in (`leaves_joined`). Of that
+        table's other hands only what they hold together matters (`Table.apart`): a table of
+        three hands, split over the groups the other tables tell apart, had 2.3 million
+        (state, row) pairs to sum, 0.2 million apart."""
         trial = self.copy()
-        trial.whole(place)
+        trial.gather(place)
         trial.fold()  # the cards it received may have left factors on its table alone
-        first = trial.tables[place]
-        others = trial.folded(first)
+        others = trial.folded(trial.tables[place])
+        first, others = trial.leaves_joined(place, trial.tables[place], others)
+        trial.put(first)
+        first = trial.resolve(place)  # its pooled slots drawn last: fewer rows to join
         given = [
             t
             for t in others
@@ -727,8 +728,60 @@ class Belief:
         closed = [link for t in given for link in t.links]
         view = first.without_links(closed) if closed else first
         order = order_tables(view, rest, trial.supply, trial.attributes)[1:]
-        asked = first.apart(place) if apart else first
+        asked = first.apart(place)
         return contract([*given, asked, *order], trial.supply, trial.attributes, len(given))
+
+    def leaves_joined(
+        self, place: str, first: Table, others: list[Table]
+    ) -> tuple[Table, list[Table]]:
+        """The tables of a sum with each table whose links all lead to one other table joined
+        to it, when the join is not too big: a sum would otherwise carry the values of those
+        links from one table's turn to the other's. With `first` (`place`'s table), only when
+        the join, split over every group the sum tells apart, has no more rows than the two
+        split apart. A 5-player prefix's sum went through 2.5 million rows of a table of two
+        hands with 3 links to a third hand; joined, 215,000. A join is not tried when it
+        would look at too many pairs of rows (ABSORB_LOOKED), and not kept with more rows
+        than the larger table and JOIN_KEPT."""
+        every = first.partition
+        for t in others:
+            every = every.join(t.partition)
+        everywhere = self.sizes(every)
+        rows = first.apart(place).finer_rows(every, everywhere)
+        tables = [first, *others]
+        tried: set[tuple[int, int]] = set()
+        while True:
+            for t in tables:
+                ends = [u for u in tables if u is not t and set(u.links) & set(t.links)]
+                if t.hands == [""] or len(ends) != 1 or not set(t.links) <= set(ends[0].links):
+                    continue  # (a card given and not looked into: placed first, see below)
+                (u,) = ends
+                if (t.serial, u.serial) in tried:
+                    continue
+                tried.add((t.serial, u.serial))
+                joint = u.partition.join(t.partition)
+                sizes = self.sizes(joint)
+                values = math.prod(int(top) + 1 for top in t.values.max(axis=0, initial=0))
+                pairs = u.finer_rows(joint, sizes) * t.finer_rows(joint, sizes) / values
+                if pairs > ABSORB_LOOKED:
+                    continue
+                joined = join_within(u, t, sizes, max(u.rows, t.rows, JOIN_KEPT))
+                if joined is None or joined.rows == 0:  # (no world: the sum's total says so)
+                    continue
+                if t is tables[0] or u is tables[0]:  # the asked table: no more rows split
+                    fewer = joined.apart(place).finer_rows(every, everywhere)  # finely
+                    other = u if t is tables[0] else t
+                    if fewer > rows + other.finer_rows(every, everywhere):
+                        continue
+                    rows = fewer
+                break
+            else:
+                return tables[0], tables[1:]
+            kept: list[Table] = []
+            for x in tables:  # the joined table where the first of the two was
+                y = joined if x is u or x is t else x
+                if not any(y is z for z in kept):
+                    kept.append(y)
+            tables = kept
 
     def folded(self, first: Table) -> list[Table]:
         """Every table but `first`, each card a hand received and has not looked into joined

@@ -399,3 +399,39 @@ def test_the_sums_without_int64_factorials_give_the_same_chances(monkeypatch):
     expected = chances()
     monkeypatch.setattr(card_tables, "_factorials", lambda counts: None)
     assert chances() == expected
+
+
+def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeypatch):
+    """Before a sum, a table whose links all lead to one other table is joined to it
+    (`Belief.leaves_joined`), into the asked table too. On random 3- and 4-player games of
+    the full deck where both kinds of join happen, every opponent's chances are the same
+    with the joins as without them."""
+    from models.suspeicao.belief import Belief
+
+    games = [random_game(random.Random(seed), players).doc for seed, players in JOINED]
+    joining = Belief.leaves_joined
+    joins = []
+
+    def counted(self, place, first, others):
+        found, rest = joining(self, place, first, others)
+        before = [t.hands for t in others]
+        joins.append((found.hands != first.hands, any(t.hands not in before for t in rest)))
+        return found, rest
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+        return found
+
+    monkeypatch.setattr(Belief, "leaves_joined", counted)
+    expected = chances()
+    assert any(into for into, _ in joins) and any(others for _, others in joins)
+    monkeypatch.setattr(Belief, "leaves_joined", lambda self, place, first, others: (first, others))
+    assert chances() == expected
+
+
+JOINED = [(704, 4), (705, 4), (706, 4), (707, 4), (712, 4), (714, 3)]  # games with joins

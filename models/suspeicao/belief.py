@@ -69,6 +69,7 @@ JOIN_TRIED = (
     200_000  # two linked tables are joined when their rows that agree on links pair at most
 )
 JOIN_KEPT = 30_000  # ... this, and the joined table has at most this many rows
+SMALL_SUM = 2_000  # a sum whose tables have this many rows in all is taken as it is
 ABSORB_LOOKED = 4_000_000  # a sum's table takes in a table linked to it alone when a join
 # would look at about this many pairs of rows or fewer
 
@@ -741,7 +742,10 @@ class Belief:
         split apart. A 5-player prefix's sum went through 2.5 million rows of a table of two
         hands with 3 links to a third hand; joined, 215,000. A join is not tried when it
         would look at too many pairs of rows (ABSORB_LOOKED), and not kept with more rows
-        than the larger table and JOIN_KEPT."""
+        than the larger table and JOIN_KEPT. Small sums are left as they are: trying cost more
+        than it saved."""
+        if first.rows + sum(t.rows for t in others) <= SMALL_SUM:
+            return first, others
         every = first.partition
         for t in others:
             every = every.join(t.partition)

@@ -730,7 +730,8 @@ class Belief:
         view = first.without_links(closed) if closed else first
         order = order_tables(view, rest, trial.supply, trial.attributes)[1:]
         asked = first.apart(place)
-        return contract([*given, asked, *order], trial.supply, trial.attributes, len(given))
+        tables = [*given, asked, *order]
+        return contract(tables, trial.supply, trial.attributes, len(given), free=True)
 
     def leaves_joined(
         self, place: str, first: Table, others: list[Table]

@@ -809,26 +809,50 @@ class Belief:
 
     def total(self) -> int:
         """The weight of every world together (0: no world fits the steps)."""
-        return self.hand(self.opponents[0]).total
+        return self.hand(self.counter).total
 
     @property
     def worlds(self) -> int:
         """How many joint states of the tables (one row each) fit the deck: the hidden states
-        the exact posterior spreads over."""
-        return self.hand(self.opponents[0]).worlds
+        the exact posterior spreads over, as the sum for `counter` goes through them."""
+        return self.hand(self.counter).worlds
+
+    @property
+    def counter(self) -> str:
+        """The opponent whose sum says whether any world is left and counts the worlds: the
+        first, in seat order, that something has looked into (the first opponent when none
+        has). A replay then needs no sum for a hand nothing has looked into (`where`)."""
+        return next((p for p in self.opponents if not self.pooled_only(p)), self.opponents[0])
 
     def where(self, card: str) -> dict[str, Fraction]:
-        """The chance that a hidden card is in each opponent's hand and in the pile."""
-        found = {}
-        for place in self.opponents:
-            if self.hand_size(place):
-                p = self.hand(place).chance_of(card)
-                if p:
-                    found[place] = p
+        """The chance that a hidden card is in each opponent's hand and in the pile. A hand
+        nothing has looked into needs no sum of its own: its cards are pool cards, and the
+        pool (the pile and every such slot) is exchangeable, so its chance is its share of
+        the pool's, which is what the looked-into hands leave (`pool_shares`)."""
+        holding = [p for p in self.opponents if self.hand_size(p)]
+        looked = {p: self.hand(p).chance_of(card) for p in holding if not self.pooled_only(p)}
+        pooled = self.pool_shares(looked)
+        found = {p: looked[p] if p in looked else pooled[p] for p in holding}
+        found = {p: chance for p, chance in found.items() if chance}
         rest = 1 - sum(found.values(), Fraction(0))
         if rest:
             found[PILE] = rest
         return found
+
+    def pool_shares(self, looked: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The chance that a card is in each pooled-only opponent's hand, from its chances in
+        the `looked`-into hands. A looked-into hand h holds the card in its table with some
+        chance e_h, or among its pooled slots p_h of the pool's n: P_h = e_h + (p_h / n) ×
+        (1 - E), where E = Σ e_h. Summed over those hands, Σ P_h = E + R (1 - E) with R =
+        Σ p_h / n, so E = (Σ P_h - R) / (1 - R), and a pooled-only hand q holds it with
+        chance (p_q / n) × (1 - E)."""
+        pool = self.pooled[PILE] + sum(self.pooled[p] for p in self.opponents)
+        pooled = [p for p in self.opponents if p not in looked and self.pooled[p]]
+        if not pooled:
+            return {}
+        share = sum((Fraction(self.pooled[p], pool) for p in looked), Fraction(0))
+        held = (sum(looked.values(), Fraction(0)) - share) / (1 - share)
+        return {p: Fraction(self.pooled[p], pool) * (1 - held) for p in pooled}
 
     def holds_meeting(self, place: str, req: Requirement) -> Fraction:
         """The chance that `place` holds at least one card meeting `req`."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import heapq
 import itertools
 import math
 from collections import Counter
@@ -664,20 +663,7 @@ def order_tables(
     attributes: Mapping[str, frozenset[str]],
 ) -> list[Table]:
     """A cheap order to contract in: `first`, then the order of the others that a rough model
-    of the programme's cost likes best (`ranked_orders`)."""
-    return ranked_orders(first, others, supply, attributes)[0]
-
-
-def ranked_orders(
-    first: Table,
-    others: Sequence[Table],
-    supply: Iterable[str],
-    attributes: Mapping[str, frozenset[str]],
-    keep: int = 1,
-) -> list[list[Table]]:
-    """The `keep` orders to contract in (`first`, then the others) that a rough model of the
-    programme's cost likes best, best first (every order when they are few, else a beam). The
-    model:
+    of the programme's cost likes best (every order when they are few, else a beam). The model:
     states grow with each table's rows and the links it opens, shrink with the links it closes,
     and never exceed the ways to have taken the cards so far (over the groups still told apart)
     times the open links' values; a turn costs its states times the table's rows, spread over
@@ -723,14 +709,13 @@ def ranked_orders(
 
     rest = list(range(1, len(everything)))
     if len(rest) <= 6:
-        orders = [(0, *o) for o in itertools.permutations(rest)]
-    else:
-        orders = [(0,)]
-        for _ in rest:
-            grown = [(*o, i) for o in orders for i in rest if i not in o]
-            orders = sorted(grown, key=lambda o: cost(o))[: max(24, keep)]
-    best = sorted(orders, key=cost)[:keep]  # stable: among equal costs, the first listed
-    return [[everything[i] for i in order] for order in best]
+        best = min(itertools.permutations(rest), key=lambda o: cost((0, *o)))
+        return [first, *(everything[i] for i in best)]
+    beam: list[tuple[int, ...]] = [(0,)]
+    for _ in rest:
+        grown = [(*o, i) for o in beam for i in rest if i not in o]
+        beam = sorted(grown, key=lambda o: cost(o))[:24]
+    return [everything[i] for i in beam[0]]
 
 
 def _spread(cards: int, own: int, finer: int) -> float:
@@ -869,11 +854,9 @@ def contract(
     supply: Iterable[str],
     attributes: Mapping[str, frozenset[str]],
     asked: int = 0,
-    free: bool = False,
 ) -> Contracted:
     """Σ over one row of every table (equal values on every link) of Π weights × ways, kept
-    apart by the row of table `asked` (with `free`, the tables after it may be taken in another
-    order than given, one looking at fewer pairs: `_cheapest`). `ways` counts the physical layouts: in each table's turn
+    apart by the row of table `asked`. `ways` counts the physical layouts: in each table's turn
     its hand takes its cards from what is left of the supply, C(left, taken) per group; the
     state of the programme is what is left, told apart only as finely as the tables still to
     come need, and the values of the links still open. The tables before `asked` must tell
@@ -886,7 +869,7 @@ def contract(
     into a factor of the state, one of the row and one of the state reached, so a state × row
     pair costs two multiplications a prime."""
     supply = list(supply)
-    plan, first_sizes, most, pairs = _forward(tables, supply, attributes, asked, free)
+    plan, first_sizes, most, pairs = _forward(tables, supply, attributes, asked)
     bits = _magnitude(plan)
     primes = max(1, (bits + 40) // 30)
     if primes > len(PRIMES):
@@ -1041,12 +1024,10 @@ def _forward(
     supply: list[str],
     attributes: Mapping[str, frozenset[str]],
     asked: int,
-    free: bool = False,
 ) -> tuple[list[_Step], dict[Key, int], int, int]:
-    """The reachable states of the programme, table by table (with `free`, the tables after
-    the asked one in the order `_cheapest` finds). A table of several hands other than the
-    asked one only matters by what it takes: its rows are merged by that first (the ways its
-    hands split each group's cards go into the weights)."""
+    """The reachable states of the programme, table by table. A table of several hands other
+    than the asked one only matters by what it takes: its rows are merged by that first (the
+    ways its hands split each group's cards go into the weights)."""
     after = [Partition()] * (len(tables) + 1)  # after[j]: what tables j, j+1, ... tell apart
     for j in range(len(tables) - 1, -1, -1):
         after[j] = tables[j].partition.join(after[j + 1])
@@ -1059,111 +1040,15 @@ def _forward(
         for i, link in enumerate(t.links):
             domain[link] = max(domain.get(link, 1), int(t.values[:, i].max(initial=0)) + 1)
     plan: list[_Step] = []
-    rest = list(tables[asked + 1 :]) if free else []
-    for j, table in enumerate(tables[: asked + 1] if free else tables):
+    for j, table in enumerate(tables):
         if j != asked and len(table.hands) > 1:
             table = table.collapsed()
         here, _ = table.regroup(after[j], now.sizes)
         step, now = _turn(here, now, after[j + 1], supply, attributes, domain)
         plan.append(step)
-    if rest:
-        plan += _cheapest(rest, now, supply, attributes, domain)
     pairs = sum(len(step.s_index) for step in plan)
     most = max([1] + [int(step.coarse_id.max(initial=0)) + 1 for step in plan])
     return plan, first_sizes, most, pairs
-
-
-SEARCHED = 2_000_000  # (state, row) pairs the next table could look at, past which the order
-# of the tables after the asked one is looked for (`_cheapest`), not taken as given
-SEARCH_MOST = 6  # ... when there are at most this many of them
-
-
-def _cheapest(
-    tables: list[Table],
-    start: _Reached,
-    supply: list[str],
-    attributes: Mapping[str, frozenset[str]],
-    domain: dict[int, int],
-) -> list[_Step]:
-    """The turns of `tables` (none of them asked), from the states `start`, in an order that
-    looks at few (state, row) pairs. Taken as given when no table could look at more than
-    SEARCHED pairs in the first turn (small sums: looking would cost more), or when they are
-    too many.
-    Else a best-first search over which tables are done: the states after a set of tables are
-    the same in any order, so each set is reached once, by its cheapest way found; a set's
-    next tables are ranked by the pairs the states reached match (before the supply rules any
-    out), and a turn is worked out only when its set comes first. The cost model of
-    `ranked_orders` can be far off: for one 6-player prefix it picked an order looking at
-    14.7 million pairs, where the search finds 9.6 million (the best has 5.3); for another,
-    11.8 million, where the search finds 2.1."""
-    collapsed = [t.collapsed() if len(t.hands) > 1 else t for t in tables]
-    everyone = frozenset(range(len(tables)))
-
-    def partition(left: frozenset[int]) -> Partition:
-        found = Partition()
-        for i in left:
-            found = found.join(collapsed[i].partition)
-        return found
-
-    regrouped: dict[tuple[int, frozenset[int]], Table] = {}
-
-    def table_at(i: int, left: frozenset[int], now: _Reached) -> Table:
-        """Table i's turn when the tables `left` (i among them) are still to come."""
-        if (i, left) not in regrouped:
-            regrouped[(i, left)] = collapsed[i].regroup(partition(left), now.sizes)[0]
-        return regrouped[(i, left)]
-
-    def looked_at(here: Table, now: _Reached) -> int:
-        closing = [k for k, link in enumerate(here.links) if link in now.open_links]
-        states = now.held[:, [now.open_links.index(here.links[k]) for k in closing]]
-        return _match_count(states, here.values[:, closing].astype(np.int64))
-
-    small = len(tables) < 2 or len(tables) > SEARCH_MOST
-    if small or max(looked_at(table_at(i, everyone, start), start) for i in everyone) <= SEARCHED:
-        plan, now, left = [], start, everyone
-        for i in range(len(tables)):
-            step, now = _turn(
-                table_at(i, left, now), now, partition(left - {i}), supply, attributes, domain
-            )
-            plan.append(step)
-            left = left - {i}
-        return plan
-    done: dict[frozenset[int], tuple[int, list[_Step], _Reached]] = {}
-    heap: list[tuple[int, int, frozenset[int], int]] = [(0, 0, frozenset(), -1)]
-    serial = itertools.count(1)
-    while heap:
-        _, _, before, i = heapq.heappop(heap)
-        key = before | {i} if i >= 0 else before
-        if key in done:
-            continue
-        if i < 0:
-            cost, plan, now = 0, [], start
-        else:
-            cost, plan, now = done[before]
-            left = everyone - before
-            step, now = _turn(
-                table_at(i, left, now), now, partition(left - {i}), supply, attributes, domain
-            )
-            cost, plan = cost + len(step.s_index), [*plan, step]
-        done[key] = (cost, plan, now)
-        if key == everyone:
-            return plan
-        left = everyone - key
-        for j in sorted(left):
-            estimate = cost + looked_at(table_at(j, left, now), now)
-            heapq.heappush(heap, (estimate, next(serial), key, j))
-    raise AssertionError("the search ends with every table done")  # pragma: no cover
-
-
-def _match_count(states: np.ndarray, rows: np.ndarray) -> int:
-    """How many (state, row) pairs agree on their values (`_matching`, counted only)."""
-    if states.shape[1] == 0:
-        return len(states) * len(rows)
-    base = int(max(states.max(initial=0), rows.max(initial=0))) + 1
-    radix = base ** np.arange(states.shape[1], dtype=np.int64)
-    keys = np.sort(rows @ radix)
-    wanted = states @ radix
-    return int((np.searchsorted(keys, wanted, "right") - np.searchsorted(keys, wanted)).sum())
 
 
 def _turn(

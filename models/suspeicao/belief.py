@@ -730,8 +730,7 @@ class Belief:
         view = first.without_links(closed) if closed else first
         order = order_tables(view, rest, trial.supply, trial.attributes)[1:]
         asked = first.apart(place)
-        tables = [*given, asked, *order]
-        return contract(tables, trial.supply, trial.attributes, len(given), free=True)
+        return contract([*given, asked, *order], trial.supply, trial.attributes, len(given))
 
     def leaves_joined(
         self, place: str, first: Table, others: list[Table]

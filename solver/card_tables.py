@@ -524,6 +524,8 @@ def _paired(a: Table, b: Table, sizes: Mapping[Key, int], pairs: _Pairs | None =
     a, b, keep_a, keep_b = pairs.a, pairs.b, pairs.keep_a, pairs.keep_b
     fits = pairs.fit(pairs.i, pairs.j)
     i, j = pairs.i[fits], pairs.j[fits]
+    if len(i) > ROWS_LIMIT:
+        raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
     return Table(
         [*a.hands, *b.hands],
         a.partition,

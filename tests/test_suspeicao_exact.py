@@ -438,3 +438,36 @@ def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeyp
 
 
 JOINED = [(701, 5, 23), (710, 5, 29), (715, 5, 32)]  # prefixes with joins
+
+
+@pytest.mark.parametrize("move", ["hidden", "swap", "inside"])
+def test_a_card_moving_out_of_a_table_past_the_row_limit_is_refused(monkeypatch, move):
+    """A random card leaving a looked-into hand spreads each row of its table over the groups
+    the card could be in. Past ROWS_LIMIT rows that table is refused (TooLarge, which a step
+    turns into Refused, one line for the user), as every other way a table grows is: a
+    5-player prefix of the wide bench built a table of 7.4 million rows this way, over the
+    4 million limit, and took 27 s to refuse a later sum."""
+    from models.suspeicao import belief as belief_module
+    from solver import card_tables
+
+    post = engine(random_game(random.Random(3), 4).doc)
+    belief = post.belief.copy()
+    hand = max(belief.hand_tables(), key=lambda t: t.rows)
+    source, target = hand.hands[0], next(p for p in belief.opponents if p != hand.hands[0])
+    if move == "inside":  # both hands in one table
+        belief.whole(target)
+        joined = card_tables.join(
+            belief.tables[source],
+            belief.tables[target],
+            belief.sizes(belief.tables[source].partition.join(belief.tables[target].partition)),
+        )
+        belief.put(joined)
+    limit = belief.tables[source].rows
+    monkeypatch.setattr(belief_module, "ROWS_LIMIT", limit)
+    monkeypatch.setattr(card_tables, "ROWS_LIMIT", limit)
+    with pytest.raises(card_tables.TooLarge):
+        if move == "swap":
+            belief.whole(target)
+            belief.swap(source, target)
+        else:
+            belief.hidden(source, target)

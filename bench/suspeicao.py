@@ -15,14 +15,25 @@ and from CP-SAT listing the possible worlds, on the same prefixes.
 
 Targets (issue 10): a median of 200 ms or less per event, 5 s or less for a whole 6-player round
 and for any prefix started cold, peak memory 2 GB or less, no FORCE answer set aside.
+
+The wide sweep (issue 30): every prefix of many simulated 4- to 6-player rounds, each solved
+cold, on seeds the 8 rounds per size above never use (`random_game(random.Random(seed), 4 +
+seed % 3)`): `python -m bench.suspeicao --wide 10000-10149` (about half an hour on one core;
+`--out FILE` keeps one JSON line per prefix). The slowest prefixes it found are `WORST`, which
+`make bench` times again, cold, in this process and from a fresh `sleuth solve --upto N`
+(process start to exit, as a player would wait).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -38,6 +49,7 @@ from models.suspeicao.knowledge import possible_worlds
 from models.suspeicao.log import parse
 from models.suspeicao.simulate import random_game
 from models.suspeicao.steps import Force
+from solver.errors import SleuthError
 from solver.logfile import Document
 
 ROUNDS = 8  # simulated rounds per table size
@@ -176,6 +188,106 @@ def baseline_rows() -> list[list[str]]:
     ]
 
 
+# the slowest prefixes of the wide sweep (seed, events kept), slowest first: `make bench`
+# times them again (the sweep that found them: docs/suspeicao.md, Speed)
+WORST = [(10072, 25), (10066, 30), (10094, 22), (10142, 21), (10099, 31), (10148, 23)]
+FROM_START = 3  # ... the first few of them also from a fresh process
+
+
+def wide_round(seed: int) -> dict:
+    """The wide sweep's round of `seed`: 4, 5 or 6 players by the seed."""
+    return random_game(random.Random(seed), 4 + seed % 3).doc
+
+
+def cold(data: dict, keep: int) -> dict:
+    """One prefix solved cold in this process: CPU and wall seconds, or why it was refused."""
+    GAME_OBJECT.last.clear()
+    doc = document({**data, "events": data["events"][:keep]})
+    wall, cpu = time.perf_counter(), time.process_time()
+    found: dict[str, Any] = {}
+    try:
+        GAME_OBJECT.solve(doc)
+    except SleuthError as error:
+        found["refused"] = str(error)
+    found.update(cpu=time.process_time() - cpu, wall=time.perf_counter() - wall)
+    return found
+
+
+def from_start(data: dict, keep: int) -> float:
+    """Seconds of `sleuth solve --upto keep` in a fresh process, start to exit."""
+    sleuth = Path(sys.executable).parent / "sleuth"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "round.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        start = time.perf_counter()
+        subprocess.run(
+            [str(sleuth), "solve", str(path), "--upto", str(keep)],
+            check=False,
+            capture_output=True,
+        )
+        return time.perf_counter() - start
+
+
+def wide(seeds: range, out: Path | None = None) -> None:
+    """Every prefix of the rounds of `seeds`, cold: the median, the tail and the slowest."""
+    found = []
+    for seed in seeds:
+        data = wide_round(seed)
+        for keep in range(1, len(data["events"]) + 1):
+            row = {"seed": seed, "players": len(data["players"]), "keep": keep, **cold(data, keep)}
+            found.append(row)
+            if out is not None:
+                with out.open("a", encoding="utf-8") as file:
+                    file.write(json.dumps(row) + "\n")
+    solved = sorted(r["cpu"] for r in found if "refused" not in r)
+    refused = {(r["seed"], r["keep"]) for r in found if "refused" in r}
+    console = Console(width=max(Console().width, 150))
+    console.print(
+        f"wide sweep, seeds {seeds.start}-{seeds.stop - 1}: {len(found)} prefixes of "
+        f"{len(seeds)} rounds, {len(refused)} refused (in {len({s for s, _ in refused})} rounds); "
+        f"solved, CPU: median {fmt(statistics.median(solved))}, p99 "
+        f"{fmt(solved[int(0.99 * (len(solved) - 1))])}, max {fmt(solved[-1])}; over 4 s: "
+        f"{sum(1 for t in solved if t > 4)}; load average {os.getloadavg()[0]:.1f}"
+    )
+    slowest = sorted((r for r in found if "refused" not in r), key=lambda r: -r["cpu"])
+    table = Table(title="the slowest prefixes (one a round)")
+    for column in ("seed", "players", "events", "CPU", "wall"):
+        table.add_column(column)
+    seen: set[int] = set()
+    for row in slowest:
+        if row["seed"] not in seen and len(seen) < 12:
+            seen.add(row["seed"])
+            table.add_row(
+                str(row["seed"]),
+                str(row["players"]),
+                str(row["keep"]),
+                fmt(row["cpu"]),
+                fmt(row["wall"]),
+            )
+    console.print(table)
+
+
+def worst_rows() -> list[list[str]]:
+    """The wide sweep's slowest prefixes, cold again: in this process, and from a fresh
+    process for the first few."""
+    rows = []
+    for i, (seed, keep) in enumerate(WORST):
+        data = wide_round(seed)
+        found = cold(data, keep)
+        start = fmt(from_start(data, keep)) if i < FROM_START else "·"
+        rows.append(
+            [
+                str(seed),
+                str(len(data["players"])),
+                str(keep),
+                "refused" if "refused" in found else fmt(found["cpu"]),
+                fmt(found["wall"]),
+                start,
+            ]
+        )
+    return rows
+
+
 def main() -> None:
     console = Console(width=max(Console().width, 150))
     table = Table(
@@ -208,6 +320,12 @@ def main() -> None:
         "targets: ≤ 200 ms per event (median), ≤ 5 s per whole 6-player round and per prefix "
         f"from cold, ≤ 2 GB, no FORCE answer set aside; load average {os.getloadavg()[0]:.1f}"
     )
+    slowest = Table(title="Suspeição: the slowest prefixes of the wide sweep, cold")
+    for column in ("seed", "players", "events", "CPU", "wall", "sleuth solve --upto N"):
+        slowest.add_column(column)
+    for row in worst_rows():
+        slowest.add_row(*row)
+    console.print(slowest)
     baseline = Table(
         title=f"Suspeição, 12-card deck, {BASELINE_PREFIXES} prefixes of simulated 3-player rounds"
     )
@@ -219,4 +337,12 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wide", metavar="FIRST-LAST", help="every prefix of these seeds' rounds")
+    parser.add_argument("--out", type=Path, help="with --wide: one JSON line per prefix")
+    options = parser.parse_args()
+    if options.wide:
+        first, _, last = options.wide.partition("-")
+        wide(range(int(first), int(last or first) + 1), options.out)
+    else:
+        main()

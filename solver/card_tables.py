@@ -43,7 +43,7 @@ from solver.hidden_cards import COMB, SAFE, times
 
 ROWS_LIMIT = 4_000_000  # a table with more rows than this is refused (memory)
 PAIRS_LIMIT = 25_000_000  # a contraction turn with more (state, row) pairs: refused (memory)
-PAIRS_AT_ONCE = 65_536  # pairs of rows `joined_rows` looks at before checking its limit
+PAIRS_AT_ONCE = 65_536  # pairs of rows `joined_rows` looks at first (then twice as many)
 KEYS_AT_ONCE = 16_384  # rows `runs` turns into sort keys at a time (an int64 copy of 2 million
 # rows of 28 columns took 0.2 to 1.6 s to allocate; 16,384 rows at a time, 0.13 s in all)
 
@@ -154,6 +154,26 @@ def runs(*blocks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, starts
 
 
+def _binomial(n: np.ndarray, k: int) -> np.ndarray:
+    """C(n, k) for each (float) n, as floats."""
+    out = np.ones_like(n)
+    for i in range(k):
+        out *= (n - i) / (i + 1)
+    return out
+
+
+def together(counts: np.ndarray, dtype: type = np.int64) -> np.ndarray:
+    """counts [row, column, class] summed over the columns, one column at a time: summing
+    the middle axis of a converted copy took a fifth of a heavy 5-player report."""
+    rows, columns, classes = counts.shape
+    if columns == 0:
+        return np.zeros((rows, classes), dtype=dtype)
+    total: np.ndarray = counts[:, 0, :].astype(dtype)
+    for column in range(1, columns):
+        total += counts[:, column, :]
+    return total
+
+
 # -- compositions ------------------------------------------------------------------------------------
 
 
@@ -223,7 +243,7 @@ class Rows:
 
     def take(self) -> np.ndarray:
         """How many cards of each class the table's columns hold together [row, class]."""
-        return self.counts.astype(np.int64).sum(axis=1)
+        return together(self.counts)
 
     def ways_within(self) -> np.ndarray:
         """Per row, in how many ways the cards the table takes split between its columns (its
@@ -233,7 +253,7 @@ class Rows:
             return out
         # C(left, part) read from COMB by one small code per (row, class), laid out class by
         # class so each class's codes are contiguous: 9x faster than 2-D indexing on 800,000 rows
-        left, flat = self.counts.sum(axis=1, dtype=np.int16), COMB.ravel()
+        left, flat = together(self.counts, np.int16), COMB.ravel()
         for c in range(self.counts.shape[1] - 1):
             part = self.counts[:, c, :].astype(np.int16)
             codes = np.ascontiguousarray((left * COMB.shape[1] + part).T)
@@ -289,6 +309,21 @@ class Table(Rows):
             weights=times(self.weights, self.ways_within()),
         ).merged()
 
+    def apart(self, hand: str) -> Table:
+        """The table as two parts, `hand` and its other hands together (named ""), the ways
+        those split their cards in the weights (as in `collapsed`): all a question about
+        `hand` needs, in fewer rows once the table is split finer."""
+        h = self.column(hand)
+        others = [i for i in range(len(self.hands)) if i != h]
+        if len(others) <= 1:
+            return self
+        rest = self.like(hands=[self.hands[i] for i in others], counts=self.counts[:, others, :])
+        return self.like(
+            hands=[hand, ""],
+            counts=np.stack([self.counts[:, h, :], rest.take().astype(np.int8)], axis=1),
+            weights=times(self.weights, rest.ways_within()),
+        ).merged()
+
     def merged(self) -> Table:
         """Equal rows (counts and link values) become one, weights added and reduced."""
         counts, values, weights = self.counts, self.values, self.weights
@@ -333,6 +368,19 @@ class Table(Rows):
         )
         return self.keep(np.ones(self.rows, bool), multiplier).without_links(factor.links)
 
+    def finer_rows(self, partition: Partition, sizes: Mapping[Key, int]) -> float:
+        """About how many rows `regroup(partition, sizes)` gives, without building them (at
+        most that many: the supply's sizes are not checked): each hand's count of a group
+        spread every way over the group's finer groups."""
+        where = {k: i for i, k in enumerate(self.keys)}
+        finer = Counter(where.get(self.partition.coarser_key(k), -1) for k in sizes)
+        ways = np.ones(self.rows)
+        for old, parts in finer.items():
+            if old >= 0 and parts > 1:
+                held = self.counts[:, :, old].astype(np.float64)
+                ways *= np.prod(_binomial(held + parts - 1, parts - 1), axis=1)
+        return float(ways.sum())
+
     def regroup(self, partition: Partition, sizes: Mapping[Key, int]) -> tuple[Table, np.ndarray]:
         """The table over a finer `partition` (whose groups have `sizes` cards in the supply), and
         for each new row the row it came from. Each count splits over the finer groups in every
@@ -345,49 +393,44 @@ class Table(Rows):
         return self._split(partition, sizes)
 
     def _split(self, partition: Partition, sizes: Mapping[Key, int]) -> tuple[Table, np.ndarray]:
-        """`regroup`, group by group and hand by hand (any finer partition)."""
+        """`regroup` to any finer partition. Groups kept whole are copied once at the end and
+        the rows they rule out go first (a big table regrouped for a sum mostly keeps its
+        groups: copying the table for each group and hand took a third of a heavy report).
+        The groups that split do so hand by hand, and with several hands the rows holding
+        more of a group than the supply has go as soon as the hands split so far show it,
+        not at the end: a 5-player prefix's table of 3 hands reached 4 million rows before
+        that check."""
         keys = list(sizes)
         where = {k: i for i, k in enumerate(self.keys)}
         parent = [where.get(self.partition.coarser_key(k), -1) for k in keys]
+        children = [[i for i, p in enumerate(parent) if p == old] for old in range(len(self.keys))]
         hands = len(self.hands)
-        index = np.arange(self.rows)
-        new = np.zeros((self.rows, hands, len(keys)), dtype=np.int8)
-        for old in range(len(self.keys)):
-            children = [i for i, p in enumerate(parent) if p == old]
-            if not children:  # no card of this group is left in the supply
-                ok = self.counts[index, :, old].sum(axis=1) == 0
-                index, new = index[ok], new[ok]
+        ok = np.ones(self.rows, dtype=bool)
+        gone = [old for old, c in enumerate(children) if not c]  # none left in the supply
+        if gone:
+            ok &= ~self.counts[:, :, gone].any(axis=(1, 2))
+        whole = [old for old, c in enumerate(children) if len(c) == 1]
+        kept = [children[old][0] for old in whole]
+        if whole:  # no hand, and no hands together, hold more than the supply has
+            caps = np.array([sizes[keys[i]] for i in kept], dtype=np.int16)
+            ok &= np.all(self.counts[:, :, whole] <= caps, axis=(1, 2))
+            if hands > 1:
+                ok &= np.all(together(self.counts[:, :, whole], np.int16) <= caps, axis=1)
+        index = np.flatnonzero(ok)
+        new = np.zeros((len(index), hands, len(keys)), dtype=np.int8)
+        for old, finer in enumerate(children):
+            if len(finer) < 2:
                 continue
-            caps = [sizes[keys[i]] for i in children]
+            caps = np.array([sizes[keys[i]] for i in finer], dtype=np.int16)
             for h in range(hands):
-                wanted = self.counts[index, h, old]
-                if len(children) == 1:  # the same group: only the capacity to check
-                    ok = wanted <= caps[0]
-                    index, new = index[ok], new[ok]
-                    new[:, h, children[0]] = wanted[ok]
-                    continue
-                picked, blocks, size = [], [], 0
-                for total in np.unique(wanted):
-                    splits = compositions(int(total), caps)
-                    at = np.flatnonzero(wanted == total)
-                    if len(splits) == 0:
-                        continue
-                    size += len(at) * len(splits)
-                    if size > ROWS_LIMIT:
-                        raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
-                    rep = np.repeat(at, len(splits))
-                    block = new[rep]
-                    block[:, h, children] = np.tile(splits, (len(at), 1))
-                    picked.append(rep)
-                    blocks.append(block)
-                chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
-                index = index[chosen]
-                new = np.concatenate(blocks) if blocks else new[:0]
-        if hands > 1:  # the hands together cannot hold more of a group than there is
-            fits = np.all(
-                new.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1
-            )
-            index, new = index[fits], new[fits]
+                index, new = self._split_hand(index, new, h, old, finer, caps)
+                if h:  # the hands split so far cannot hold more than the supply has
+                    held = together(new[:, : h + 1, finer], np.int16)
+                    fits = np.all(held <= caps, axis=1)
+                    if not fits.all():
+                        index, new = index[fits], new[fits]
+        if whole:
+            new[:, :, kept] = self.counts[:, :, whole][index]
         return (
             self.like(
                 partition=partition,
@@ -398,6 +441,35 @@ class Table(Rows):
             ),
             index,
         )
+
+    def _split_hand(
+        self,
+        index: np.ndarray,
+        new: np.ndarray,
+        h: int,
+        old: int,
+        finer: list[int],
+        caps: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Hand `h`'s count of group `old` (rows `index` of this table) spread over the finer
+        groups `finer` (of `caps` cards) in every way: the rows repeated, and their counts."""
+        wanted = self.counts[index, h, old]
+        picked, blocks, size = [], [], 0
+        for total in np.unique(wanted):
+            splits = compositions(int(total), caps.tolist())
+            at = np.flatnonzero(wanted == total)
+            if len(splits) == 0:
+                continue
+            size += len(at) * len(splits)
+            if size > ROWS_LIMIT:
+                raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
+            rep = np.repeat(at, len(splits))
+            block = new[rep]
+            block[:, h, finer] = np.tile(splits, (len(at), 1))
+            picked.append(rep)
+            blocks.append(block)
+        chosen = np.concatenate(picked) if picked else np.zeros(0, np.int64)
+        return index[chosen], np.concatenate(blocks) if blocks else new[:0]
 
     def _fitted(
         self, partition: Partition, sizes: Mapping[Key, int], parent: list[int]
@@ -415,7 +487,7 @@ class Table(Rows):
         if gone:  # no card of these groups is left in the supply
             ok &= ~self.counts[:, :, gone].any(axis=(1, 2))
         if hands > 1:  # the hands together cannot hold more of a group than there is
-            ok &= np.all(new.astype(np.int64).sum(axis=1) <= caps, axis=1)
+            ok &= np.all(together(new) <= caps, axis=1)
         index = np.flatnonzero(ok)
         table = self.like(
             partition=partition,
@@ -431,19 +503,38 @@ def join(a: Table, b: Table, sizes: Mapping[Key, int]) -> Table:
     """One table for two: every pair of rows with equal values on the links they share (those
     links then forgotten), the hands side by side, weights multiplied. `sizes`: the supply's
     groups under the joined partition."""
+    return _paired(a, b, sizes).merged()
+
+
+def join_within(a: Table, b: Table, sizes: Mapping[Key, int], limit: int) -> Table | None:
+    """`join(a, b, sizes)` when it has at most `limit` rows (counted first, as by
+    `joined_rows`), else None: the two tables are regrouped and their rows paired once."""
     pairs = _Pairs(a, b, sizes)
+    if _has_negative(a.weights) or _has_negative(b.weights):
+        joined = _paired(a, b, sizes, pairs).merged()
+        return joined if joined.rows <= limit else None
+    if _distinct_pairs(pairs, limit) > limit:
+        return None
+    return _paired(a, b, sizes, pairs).merged()
+
+
+def _paired(a: Table, b: Table, sizes: Mapping[Key, int], pairs: _Pairs | None = None) -> Table:
+    """`join` before its equal rows are merged."""
+    pairs = pairs or _Pairs(a, b, sizes)
     a, b, keep_a, keep_b = pairs.a, pairs.b, pairs.keep_a, pairs.keep_b
     fits = pairs.fit(pairs.i, pairs.j)
     i, j = pairs.i[fits], pairs.j[fits]
+    if len(i) > ROWS_LIMIT:
+        raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
     return Table(
         [*a.hands, *b.hands],
         a.partition,
         a.keys,
         np.concatenate([a.counts[i], b.counts[j]], axis=1),
-        reduced(times(a.weights[i], b.weights[j])),
+        times(a.weights[i], b.weights[j]),
         [a.links[x] for x in keep_a] + [b.links[x] for x in keep_b],
         np.concatenate([a.values[i][:, keep_a], b.values[j][:, keep_b]], axis=1),
-    ).merged()
+    )
 
 
 def joined_rows(a: Table, b: Table, sizes: Mapping[Key, int], limit: int | None = None) -> int:
@@ -455,17 +546,23 @@ def joined_rows(a: Table, b: Table, sizes: Mapping[Key, int], limit: int | None 
     only if some weight is negative, and then the join is built and counted."""
     if _has_negative(a.weights) or _has_negative(b.weights):
         return join(a, b, sizes).rows
-    pairs = _Pairs(a, b, sizes)
+    return _distinct_pairs(_Pairs(a, b, sizes), limit)
+
+
+def _distinct_pairs(pairs: _Pairs, limit: int | None) -> int:
+    """`joined_rows` of the pairs of two tables' rows (nonnegative weights)."""
     part_a, part_b = _row_parts(pairs.a, pairs.keep_a), _row_parts(pairs.b, pairs.keep_b)
     live_a, live_b = pairs.a.weights != 0, pairs.b.weights != 0
     width = int(part_b.max(initial=0)) + 1
     seen = np.zeros(0, dtype=np.int64)
-    for start in range(0, len(pairs.i), PAIRS_AT_ONCE):
-        i, j = pairs.i[start : start + PAIRS_AT_ONCE], pairs.j[start : start + PAIRS_AT_ONCE]
+    start, at_once = 0, PAIRS_AT_ONCE
+    while start < len(pairs.i):  # more pairs at a time each time: a few passes in all
+        i, j = pairs.i[start : start + at_once], pairs.j[start : start + at_once]
         keep = pairs.fit(i, j) & live_a[i] & live_b[j]
-        seen = np.unique(np.concatenate([seen, part_a[i[keep]] * width + part_b[j[keep]]]))
+        seen = np.union1d(seen, part_a[i[keep]] * width + part_b[j[keep]])
         if limit is not None and len(seen) > limit:
             break
+        start, at_once = start + at_once, 2 * at_once
     return len(seen)
 
 
@@ -482,8 +579,8 @@ class _Pairs:
         self.keep_a = [x for x, link in enumerate(self.a.links) if link not in shared]
         self.keep_b = [x for x, link in enumerate(self.b.links) if link not in shared]
         # each row's cards per group, summed once per row, not once per pair: pairs are many
-        self.held_a = self.a.counts.sum(axis=1, dtype=np.int16)
-        self.held_b = self.b.counts.sum(axis=1, dtype=np.int16)
+        self.held_a = together(self.a.counts, np.int16)
+        self.held_b = together(self.b.counts, np.int16)
         self.room = np.array(list(sizes.values()), dtype=np.int16)
 
     def fit(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -497,7 +594,7 @@ def _row_parts(table: Table, keep: list[int]) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     flat = table.counts.reshape(table.rows, -1).astype(np.int64)
     key = np.concatenate([flat, table.values[:, keep].astype(np.int64)], axis=1)
-    return np.unique(key, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    return distinct_rows(key, [int(top) + 1 for top in key.max(axis=0)])[1].astype(np.int64)
 
 
 def _has_negative(weights: np.ndarray) -> bool:
@@ -510,8 +607,17 @@ def matched_rows(a: Table, b: Table) -> int:
     """How many pairs of rows of two tables agree on the links they share (the pairs `join`
     goes through), counted without listing them."""
     _, on_a, on_b = _on_shared_links(a, b)
-    on_b_rows = Counter(map(tuple, on_b.tolist()))
-    return sum(on_b_rows[tuple(v)] for v in on_a.tolist())
+    if on_a.shape[1] == 0:
+        return len(on_a) * len(on_b)
+    base = int(max(on_a.max(initial=0), on_b.max(initial=0))) + 1
+    place = _place_values([base] * on_a.shape[1])
+    if place is None:  # too many links for one int64 key (rare): count the tuples
+        on_b_rows = Counter(map(tuple, on_b.tolist()))
+        return sum(on_b_rows[tuple(v)] for v in on_a.tolist())
+    keys_b = np.sort(on_b @ place)
+    keys_a = on_a @ place
+    right = np.searchsorted(keys_b, keys_a, side="right")
+    return int((right - np.searchsorted(keys_b, keys_a, side="left")).sum())
 
 
 def _on_shared_links(a: Table, b: Table) -> tuple[list[int], np.ndarray, np.ndarray]:
@@ -527,19 +633,19 @@ def _on_shared_links(a: Table, b: Table) -> tuple[list[int], np.ndarray, np.ndar
 def combine(whole: Table, part: Table, hand: str, sizes: Mapping[Key, int]) -> Table:
     """`whole` with a one-part table (a card `hand` received) put into `hand`'s column: every
     pair of rows with equal values on shared links, counts added, each weight × Π C(count,
-    part's count) (which of the hand's cards are the part's)."""
-    joined = join(whole, part, sizes)
+    part's count) (which of the hand's cards are the part's). The pairs are merged once, at
+    the end (merging the join first sorted a million rows for nothing)."""
+    joined = _paired(whole, part, sizes)
     h, extra = joined.column(hand), len(joined.hands) - 1
-    counts = joined.counts.astype(np.int64)
-    merged = counts[:, h, :] + counts[:, extra, :]
+    received = joined.counts[:, extra, :]
+    held = joined.counts[:, h, :].astype(np.int16) + received
     factor = np.ones(joined.rows, dtype=np.int64)
-    for g in range(merged.shape[1]):
-        factor = factor * COMB[merged[:, g], counts[:, extra, g]]
-    counts[:, h, :] = merged
+    for g in np.flatnonzero(received.any(axis=0)):  # C(n, 0) = 1 elsewhere
+        factor *= COMB[held[:, g], received[:, g]]
+    counts = joined.counts[:, :extra, :].copy()
+    counts[:, h, :] = held
     return joined.like(
-        hands=joined.hands[:extra],
-        counts=counts[:, :extra, :].astype(np.int8),
-        weights=reduced(times(joined.weights, factor)),
+        hands=joined.hands[:extra], counts=counts, weights=times(joined.weights, factor)
     ).merged()
 
 
@@ -819,9 +925,42 @@ def contract(
 
 
 def _row_factor(step: _Step, moduli: np.ndarray) -> np.ndarray:
-    """weight / Π taken! of each row, modulo each prime."""
+    """weight / Π taken! of each row, times the ways its parts split what it takes
+    (Π_group taken! / Π_part,group count!), modulo each prime: weight / Π_part,group count!."""
     row = residues(step.table.weights, moduli)
-    return row * _product(INVFACT_MOD, step.take, moduli) % moduli
+    if step.factorials is None:  # too large for int64 (rare): each part's product in turn
+        for part in range(step.table.counts.shape[1]):
+            row = row * _product(INVFACT_MOD, step.table.counts[:, part, :], moduli) % moduli
+        return row
+    return row * _inverses(step.factorials, moduli) % moduli
+
+
+def _inverses(numbers: np.ndarray, moduli: np.ndarray) -> np.ndarray:
+    """1 / n modulo each prime, for positive int64 numbers with no factor as large as the
+    primes (products of small factorials): each distinct number's inverse worked out once."""
+    values, index = _distinct(numbers)
+    inverse = np.array(
+        [[pow(int(numbers[i]), -1, int(p)) for p in moduli] for i in values], dtype=np.int64
+    ).reshape(len(values), len(moduli))
+    return inverse[index]
+
+
+FACTORIAL = [math.factorial(n) for n in range(21)]
+
+
+def _factorials(counts: np.ndarray) -> np.ndarray | None:
+    """Π over parts and groups of count! for each row, exactly in int64 (None when it could
+    exceed int64). Columns where no row holds two or more add nothing."""
+    flat = counts.reshape(len(counts), counts.shape[1] * counts.shape[2])
+    tops = flat.max(axis=0, initial=0).tolist()
+    wide = [i for i, top in enumerate(tops) if top > 1]
+    if math.prod(FACTORIAL[min(tops[i], 20)] for i in wide) >= SAFE or max(tops, default=0) > 20:
+        return None
+    out = np.ones(len(counts), dtype=np.int64)
+    table = np.array(FACTORIAL, dtype=np.int64)
+    for i in wide:
+        out *= table[flat[:, i]]
+    return out
 
 
 def _reached(step: _Step, completion: np.ndarray, moduli: np.ndarray) -> np.ndarray:
@@ -861,13 +1000,25 @@ class _Step:
     reached: fine (before merging groups no later table tells apart), then merged."""
 
     table: Table
-    take: np.ndarray  # [row, group]: the cards each row takes
+    take: np.ndarray  # [row, group]: the cards each row takes (int16)
     before: np.ndarray  # [state, group]
     s_index: np.ndarray
     r_index: np.ndarray
     fine_id: np.ndarray  # per pair
     fine_left: np.ndarray  # per fine state: what is left of each group
     coarse_id: np.ndarray  # per fine state
+    factorials: np.ndarray | None  # per row: Π over parts and groups of count! (None: large)
+
+
+@dataclass
+class _Reached:
+    """The programme between two turns: the supply's groups told apart (`sizes`), the states
+    reached (what is left of each group, then the open links' values) and the links open."""
+
+    sizes: dict[Key, int]
+    states: np.ndarray
+    held: np.ndarray
+    open_links: list[int]
 
 
 def _forward(
@@ -883,72 +1034,80 @@ def _forward(
     for j in range(len(tables) - 1, -1, -1):
         after[j] = tables[j].partition.join(after[j + 1])
     first_sizes = sizes = group_sizes(after[0], supply, attributes)
-    states = np.array([list(sizes.values())], dtype=np.int8)
-    held = np.zeros((1, 0), dtype=np.int64)  # the open links' values, per state
-    open_links: list[int] = []
+    now = _Reached(
+        sizes, np.array([list(sizes.values())], dtype=np.int8), np.zeros((1, 0), np.int64), []
+    )
     domain: dict[int, int] = {}  # link -> how many values it can take
     for t in tables:
         for i, link in enumerate(t.links):
             domain[link] = max(domain.get(link, 1), int(t.values[:, i].max(initial=0)) + 1)
-    plan = []
-    most, pairs = 1, 0
+    plan: list[_Step] = []
     for j, table in enumerate(tables):
-        keys = list(sizes)
         if j != asked and len(table.hands) > 1:
             table = table.collapsed()
-        here, _ = table.regroup(after[j], sizes)
-        if len(here.hands) > 1:  # which of the taken cards each hand holds: counted here
-            here = here.like(weights=times(here.weights, here.ways_within()))
-        take = here.take()
-        closing = [i for i, link in enumerate(here.links) if link in open_links]
-        opening = [i for i, link in enumerate(here.links) if link not in open_links]
-        match = here.values[:, closing].astype(np.int64)
-        state_match = held[:, [open_links.index(here.links[i]) for i in closing]]
-        s_index, r_index = _matching(state_match, match)
-        if len(s_index) > PAIRS_LIMIT:
-            raise TooLarge(
-                f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows"
-            )
-        keep_open = [i for i, link in enumerate(open_links) if link not in here.links]
-        open_links = [open_links[i] for i in keep_open] + [here.links[i] for i in opening]
-        kept, opened = held[:, keep_open], here.values[:, opening].astype(np.int64)
-        fields = _Fields([sizes[k] for k in keys], [domain[link] for link in open_links])
-        if fields.fit:  # every state reached is one int64 key: the state's minus the row's
-            reach = (
-                fields.state_keys(states, kept)[s_index] + fields.row_keys(take, opened)[r_index]
-            )
-            ok = fields.affordable(reach)
-            s_index, r_index = s_index[ok], r_index[ok]
-            fine_first, fine_id = _distinct(reach[ok])
-        else:
-            ok = np.all(states[s_index] >= take[r_index], axis=1)
-            s_index, r_index = s_index[ok], r_index[ok]
-            rows = np.concatenate(
-                [
-                    (states[s_index] - take[r_index]).astype(np.int64),
-                    kept[s_index],
-                    opened[r_index],
-                ],
-                axis=1,
-            )
-            fine_first, fine_id = distinct_rows(rows, [n + 1 for n in fields.sizes] + fields.links)
-        pairs += len(s_index)
-        s_first, r_first = s_index[fine_first], r_index[fine_first]
-        fine_left = states[s_first] - take[r_first]
-        fine_held = np.concatenate([kept[s_first], opened[r_first]], axis=1)
-        sizes = group_sizes(after[j + 1], supply, attributes)
-        where = {k: i for i, k in enumerate(sizes)}
-        coarse = np.zeros((len(fine_first), len(sizes)), dtype=np.int64)
-        for g, k in enumerate(keys):
-            coarse[:, where[after[j + 1].coarser_key(k)]] += fine_left[:, g]
-        coarse_first, coarse_id = distinct_rows(
-            np.concatenate([coarse, fine_held], axis=1),
-            [n + 1 for n in sizes.values()] + fields.links,
-        )
-        plan.append(_Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id))
-        states, held = coarse[coarse_first].astype(np.int8), fine_held[coarse_first]
-        most = max(most, len(states))
+        here, _ = table.regroup(after[j], now.sizes)
+        step, now = _turn(here, now, after[j + 1], supply, attributes, domain)
+        plan.append(step)
+    pairs = sum(len(step.s_index) for step in plan)
+    most = max([1] + [int(step.coarse_id.max(initial=0)) + 1 for step in plan])
     return plan, first_sizes, most, pairs
+
+
+def _turn(
+    here: Table,
+    now: _Reached,
+    later: Partition,
+    supply: list[str],
+    attributes: Mapping[str, frozenset[str]],
+    domain: dict[int, int],
+) -> tuple[_Step, _Reached]:
+    """One table's turn (`here`, regrouped to what it and the tables after it tell apart):
+    every (state, row) pair whose links agree and whose cards the state has, and the states
+    reached, merged to what the later tables tell apart (`later`)."""
+    states, held, open_links, keys = now.states, now.held, now.open_links, list(now.sizes)
+    take = together(here.counts, np.int16)
+    closing = [i for i, link in enumerate(here.links) if link in open_links]
+    opening = [i for i, link in enumerate(here.links) if link not in open_links]
+    match = here.values[:, closing].astype(np.int64)
+    state_match = held[:, [open_links.index(here.links[i]) for i in closing]]
+    s_index, r_index = _matching(state_match, match)
+    if len(s_index) > PAIRS_LIMIT:
+        raise TooLarge(f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows")
+    keep_open = [i for i, link in enumerate(open_links) if link not in here.links]
+    open_links = [open_links[i] for i in keep_open] + [here.links[i] for i in opening]
+    kept, opened = held[:, keep_open], here.values[:, opening].astype(np.int64)
+    fields = _Fields([now.sizes[k] for k in keys], [domain[link] for link in open_links])
+    if fields.fit:  # every state reached is one int64 key: the state's minus the row's
+        reach = fields.state_keys(states, kept)[s_index] + fields.row_keys(take, opened)[r_index]
+        ok = fields.affordable(reach)
+        s_index, r_index = s_index[ok], r_index[ok]
+        fine_first, fine_id = _distinct(reach[ok])
+    else:
+        ok = np.all(states[s_index] >= take[r_index], axis=1)
+        s_index, r_index = s_index[ok], r_index[ok]
+        rows = np.concatenate(
+            [(states[s_index] - take[r_index]).astype(np.int64), kept[s_index], opened[r_index]],
+            axis=1,
+        )
+        fine_first, fine_id = distinct_rows(rows, [n + 1 for n in fields.sizes] + fields.links)
+    s_first, r_first = s_index[fine_first], r_index[fine_first]
+    fine_left = states[s_first] - take[r_first]
+    fine_held = np.concatenate([kept[s_first], opened[r_first]], axis=1)
+    sizes = group_sizes(later, supply, attributes)
+    where = {k: i for i, k in enumerate(sizes)}
+    coarse = np.zeros((len(fine_first), len(sizes)), dtype=np.int64)
+    for g, k in enumerate(keys):
+        coarse[:, where[later.coarser_key(k)]] += fine_left[:, g]
+    coarse_first, coarse_id = distinct_rows(
+        np.concatenate([coarse, fine_held], axis=1),
+        [n + 1 for n in sizes.values()] + fields.links,
+    )
+    factorials = _factorials(here.counts)  # also which taken cards each hand holds
+    step = _Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id, factorials)
+    reached = _Reached(
+        sizes, coarse[coarse_first].astype(np.int8), fine_held[coarse_first], open_links
+    )
+    return step, reached
 
 
 HASHED = 300_000  # more keys than this: pandas' hash table groups them (it sorts no keys)
@@ -990,10 +1149,14 @@ class _Fields:
         return shifted.sum(axis=1) + kept.sum(axis=1)
 
     def row_keys(self, take: np.ndarray, links: np.ndarray) -> np.ndarray:
-        """A row's part of the key reached: its opened links' values, minus its cards."""
+        """A row's part of the key reached: its opened links' values, minus its cards (a
+        column at a time: no int64 copy of a big table's cards)."""
         g = len(self.sizes)
         opened = links << self.offsets[len(self.offsets) - links.shape[1] :]
-        return opened.sum(axis=1) - (take.astype(np.int64) << self.offsets[:g]).sum(axis=1)
+        keys = opened.sum(axis=1)
+        for i in range(g):
+            keys -= take[:, i].astype(np.int64) << self.offsets[i]
+        return keys
 
     def affordable(self, keys: np.ndarray) -> np.ndarray:
         return (keys & self.guard_mask) == self.guard_mask
@@ -1016,7 +1179,12 @@ def _magnitude(plan: list[_Step]) -> int:
         log_row = np.full(len(weights), -np.inf)
         positive = weights > 0
         log_row[positive] = np.log2(weights[positive])
-        log_row -= log_fact[step.take].sum(axis=1)
+        if step.factorials is None:
+            counts = step.table.counts
+            flat = counts.reshape(len(weights), counts.shape[1] * counts.shape[2])
+            log_row -= log_fact[flat].sum(axis=1)
+        else:
+            log_row -= np.log2(step.factorials.astype(np.float64))
         top_row = float(log_row.max(initial=-np.inf))
         if not np.isfinite(top_row) or len(step.s_index) == 0:
             return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from itertools import product
 
 import numpy as np
@@ -122,3 +123,137 @@ def test_ways_within_is_the_multinomial_of_each_class(rows):
                 ways //= math.factorial(n)
         expected.append(ways)
     assert table.ways_within().tolist() == expected
+
+
+@given(
+    st.integers(0, 5).flatmap(
+        lambda columns: st.lists(
+            st.lists(
+                st.lists(st.integers(0, 9), min_size=3, max_size=3),
+                min_size=columns,
+                max_size=columns,
+            ),
+            max_size=6,
+        ).map(lambda rows: np.array(rows, dtype=np.int8).reshape(len(rows), columns, 3))
+    )
+)
+def test_together_sums_the_columns(counts):
+    """card_tables.together (a column at a time) against numpy's sum over the middle axis."""
+    from solver.card_tables import together
+
+    for dtype in (np.int64, np.int16):
+        found = together(counts, dtype)
+        assert found.dtype == dtype
+        assert found.tolist() == counts.astype(np.int64).sum(axis=1).tolist()
+
+
+def linked_table(values: list[list[int]], links: list[int]) -> Table:
+    """A one-hand table of no cards whose rows carry these link values."""
+    return Table(
+        ["h"],
+        Partition(),
+        [],
+        np.zeros((len(values), 1, 0), np.int8),
+        np.ones(len(values), np.int64),
+        links,
+        np.array(values, dtype=np.int32).reshape(len(values), len(links)),
+    )
+
+
+@given(
+    st.lists(st.integers(1, 4), max_size=3, unique=True).flatmap(
+        lambda links: st.tuples(
+            st.just(links),
+            st.lists(
+                st.lists(st.integers(0, 3), min_size=len(links), max_size=len(links)), max_size=8
+            ),
+            st.lists(st.integers(1, 4), max_size=3, unique=True),
+            st.data(),
+        )
+    )
+)
+def test_matched_rows_counts_the_pairs_agreeing_on_shared_links(case):
+    """card_tables.matched_rows against counting every pair of rows by hand."""
+    from solver.card_tables import matched_rows
+
+    links_a, values_a, links_b, data = case
+    values_b = data.draw(
+        st.lists(
+            st.lists(st.integers(0, 3), min_size=len(links_b), max_size=len(links_b)), max_size=8
+        )
+    )
+    a, b = linked_table(values_a, links_a), linked_table(values_b, links_b)
+    shared = [x for x in links_a if x in links_b]
+    expected = sum(
+        all(ra[links_a.index(x)] == rb[links_b.index(x)] for x in shared)
+        for ra in values_a
+        for rb in values_b
+    )
+    assert matched_rows(a, b) == expected
+
+
+def marginal(found, hand: str) -> dict[tuple[int, ...], Fraction]:
+    """The posterior of one hand's counts, from a contraction's asked table."""
+    table, sums = found.table, {}
+    for counts, weight in zip(
+        table.counts[:, table.column(hand), :].tolist(), found.weights, strict=True
+    ):
+        sums[tuple(counts)] = sums.get(tuple(counts), 0) + weight
+    total = sum(sums.values())
+    return {k: Fraction(w, total) for k, w in sums.items() if w}
+
+
+two_cards = st.sampled_from([[0, 2], [1, 1], [2, 0]])  # a hand of two cards over two groups
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(["", "p", "q", "pq"]), min_size=10, max_size=10),
+    a_rows=st.lists(
+        st.tuples(st.lists(two_cards, min_size=3, max_size=3), st.integers(1, 5)),
+        min_size=1,
+        max_size=6,
+    ),
+    b_rows=st.lists(st.tuples(two_cards, st.integers(1, 5)), min_size=1, max_size=4),
+    links=st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=6, max_size=6),
+)
+def test_a_table_with_its_other_hands_apart_gives_each_hand_the_same_posterior(
+    kinds, a_rows, b_rows, links
+):
+    """Table.apart (a hand, and its table's other hands summed together) leaves that hand's
+    exact posterior as it is: a table of three hands told apart by one predicate, linked to a
+    table told apart by another (so the sum splits both finer), asked with and without it."""
+    from solver.card_tables import contract, group_sizes
+
+    supply = [f"c{i}" for i in range(10)]
+    attributes = {c: frozenset(k) for c, k in zip(supply, kinds, strict=True)}
+    p, q = Partition(frozenset("p")), Partition(frozenset("q"))
+    keys_p, keys_q = (
+        list(group_sizes(p, supply, attributes)),
+        list(group_sizes(q, supply, attributes)),
+    )
+    assume(len(keys_p) == 2 and len(keys_q) == 2)
+    a = Table(
+        ["h0", "h1", "h2"],
+        p,
+        keys_p,
+        np.array([rows for rows, _ in a_rows], dtype=np.int8),
+        np.array([w for _, w in a_rows], dtype=np.int64),
+        [1],
+        np.array([[links[i][0]] for i in range(len(a_rows))], dtype=np.int32),
+    )
+    b = Table(
+        ["g"],
+        q,
+        keys_q,
+        np.array([[row] for row, _ in b_rows], dtype=np.int8),
+        np.array([w for _, w in b_rows], dtype=np.int64),
+        [1],
+        np.array([[links[i][1]] for i in range(len(b_rows))], dtype=np.int32),
+    )
+    whole = contract([a, b], supply, attributes, 0)
+    assume(whole.total > 0)
+    for hand in a.hands:
+        apart = a.apart(hand)
+        assert apart.hands == [hand, ""]
+        assert marginal(contract([apart, b], supply, attributes, 0), hand) == marginal(whole, hand)

@@ -301,3 +301,173 @@ def test_resolve_draws_what_every_row_and_draw_pair_gives(monkeypatch):
     for seed in range(6):
         engine(random_game(random.Random(950 + seed), 3 + seed % 2).doc)
     assert len(compared) > 20 and max(compared) > 100
+
+
+def split_group_by_group(table, partition, sizes):
+    """`Table._split` as first written: group by group and hand by hand, a copy of the
+    whole table at each, the hands' sum checked against the supply at the end (and how many
+    rows that check removed)."""
+    import numpy as np
+
+    from solver.card_tables import compositions
+
+    keys = list(sizes)
+    where = {k: i for i, k in enumerate(table.keys)}
+    parent = [where.get(table.partition.coarser_key(k), -1) for k in keys]
+    hands = len(table.hands)
+    index = np.arange(table.rows)
+    new = np.zeros((table.rows, hands, len(keys)), dtype=np.int8)
+    for old in range(len(table.keys)):
+        children = [i for i, p in enumerate(parent) if p == old]
+        if not children:
+            ok = table.counts[index, :, old].sum(axis=1) == 0
+            index, new = index[ok], new[ok]
+            continue
+        caps = [sizes[keys[i]] for i in children]
+        for h in range(hands):
+            wanted = table.counts[index, h, old]
+            if len(children) == 1:
+                ok = wanted <= caps[0]
+                index, new = index[ok], new[ok]
+                new[:, h, children[0]] = wanted[ok]
+                continue
+            picked, blocks = [], []
+            for total in np.unique(wanted):
+                splits = compositions(int(total), caps)
+                at = np.flatnonzero(wanted == total)
+                rep = np.repeat(at, len(splits))
+                block = new[rep]
+                block[:, h, children] = np.tile(splits, (len(at), 1))
+                picked.append(rep)
+                blocks.append(block)
+            index = index[np.concatenate(picked)] if picked else index[:0]
+            new = np.concatenate(blocks) if blocks else new[:0]
+    pruned = 0
+    if hands > 1:
+        fits = np.all(new.astype(np.int64).sum(axis=1) <= np.array(list(sizes.values())), axis=1)
+        index, new, pruned = index[fits], new[fits], int((~fits).sum())
+    return new, index, pruned
+
+
+def test_split_keeps_what_the_group_by_group_way_keeps(monkeypatch):
+    """`Table._split` copies the groups it keeps whole once and drops rows that cannot fit as
+    soon as it can. On every regroup to a finer partition in random 4- to 6-player games of
+    the full deck (hand tables, joins of two hands, the asked table of a sum; a prefix of the
+    wide bench with a table of three hands), it keeps the rows the group-by-group way keeps,
+    in the same order, with the same row map."""
+    from solver import card_tables
+
+    split = card_tables.Table._split
+    seen = []
+
+    def checked(self, partition, sizes):
+        found, index = split(self, partition, sizes)
+        counts, slow_index, pruned = split_group_by_group(self, partition, sizes)
+        assert index.tolist() == slow_index.tolist()
+        assert found.counts.tolist() == counts.tolist() and found.keys == list(sizes)
+        assert found.weights.tolist() == self.weights[index].tolist()
+        seen.append((len(self.hands), pruned))
+        return found, index
+
+    monkeypatch.setattr(card_tables.Table, "_split", checked)
+    for seed in range(3):
+        engine(random_game(random.Random(960 + seed), 4 + seed % 3).doc)
+    heavy = random_game(random.Random(10015), 5).doc  # a round of the wide bench: two
+    engine({**heavy, "events": heavy["events"][:20]})  # tables of several hands
+    assert any(hands > 1 for hands, _ in seen)  # tables of several hands were split
+    assert any(pruned for _, pruned in seen)  # ... and rows that did not fit went early
+
+
+def test_the_sums_without_int64_factorials_give_the_same_chances(monkeypatch):
+    """A sum divides each row's weight by Π count! (over its hands and groups), read as one
+    int64 per row; a table whose product could pass int64 takes it hand by hand, modulo each
+    prime. Forced down that second way, random 4- and 5-player games of the full deck give
+    every opponent the same chances."""
+    from solver import card_tables
+
+    games = [random_game(random.Random(980 + seed), 4 + seed % 2).doc for seed in range(4)]
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+        return found
+
+    expected = chances()
+    monkeypatch.setattr(card_tables, "_factorials", lambda counts: None)
+    assert chances() == expected
+
+
+def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeypatch):
+    """Before a sum, a table whose links all lead to one other table is joined to it
+    (`Belief.leaves_joined`), into the asked table too. On prefixes of random 5-player games
+    of the full deck where both kinds of join happen, every opponent's chances are the same
+    with the joins as without them."""
+    from models.suspeicao.belief import Belief
+
+    games = []
+    for seed, players, keep in JOINED:
+        data = random_game(random.Random(seed), players).doc
+        games.append({**data, "events": data["events"][:keep]})
+    joining = Belief.leaves_joined
+    joins = []
+
+    def counted(self, place, first, others):
+        found, rest = joining(self, place, first, others)
+        before = [t.hands for t in others]
+        joins.append((found.hands != first.hands, any(t.hands not in before for t in rest)))
+        return found, rest
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+        return found
+
+    monkeypatch.setattr(Belief, "leaves_joined", counted)
+    expected = chances()
+    assert any(into for into, _ in joins) and any(others for _, others in joins)
+    monkeypatch.setattr(Belief, "leaves_joined", lambda self, place, first, others: (first, others))
+    assert chances() == expected
+
+
+JOINED = [(701, 5, 23), (710, 5, 29), (715, 5, 32)]  # prefixes with joins
+
+
+@pytest.mark.parametrize("move", ["hidden", "swap", "inside"])
+def test_a_card_moving_out_of_a_table_past_the_row_limit_is_refused(monkeypatch, move):
+    """A random card leaving a looked-into hand spreads each row of its table over the groups
+    the card could be in. Past ROWS_LIMIT rows that table is refused (TooLarge, which a step
+    turns into Refused, one line for the user), as every other way a table grows is: a
+    5-player prefix of the wide bench built a table of 7.4 million rows this way, over the
+    4 million limit, and took 27 s to refuse a later sum."""
+    from models.suspeicao import belief as belief_module
+    from solver import card_tables
+
+    post = engine(random_game(random.Random(3), 4).doc)
+    belief = post.belief.copy()
+    hand = max(belief.hand_tables(), key=lambda t: t.rows)
+    source, target = hand.hands[0], next(p for p in belief.opponents if p != hand.hands[0])
+    if move == "inside":  # both hands in one table
+        belief.whole(target)
+        joined = card_tables.join(
+            belief.tables[source],
+            belief.tables[target],
+            belief.sizes(belief.tables[source].partition.join(belief.tables[target].partition)),
+        )
+        belief.put(joined)
+    limit = belief.tables[source].rows
+    monkeypatch.setattr(belief_module, "ROWS_LIMIT", limit)
+    monkeypatch.setattr(card_tables, "ROWS_LIMIT", limit)
+    with pytest.raises(card_tables.TooLarge):
+        if move == "swap":
+            belief.whole(target)
+            belief.swap(source, target)
+        else:
+            belief.hidden(source, target)

@@ -57,6 +57,7 @@ from solver.card_tables import (
     distinct_rows,
     group_sizes,
     join,
+    join_within,
     joined_rows,
     matched_rows,
     order_tables,
@@ -68,6 +69,9 @@ JOIN_TRIED = (
     200_000  # two linked tables are joined when their rows that agree on links pair at most
 )
 JOIN_KEPT = 30_000  # ... this, and the joined table has at most this many rows
+SMALL_SUM = 2_000  # a sum whose tables have this many rows in all is taken as it is
+ABSORB_LOOKED = 4_000_000  # a sum's table takes in a table linked to it alone when a join
+# would look at about this many pairs of rows or fewer
 
 
 class Refused(Exception):
@@ -103,9 +107,20 @@ class HandPosterior:
         return int(sum(self.weights))
 
     @functools.cached_property
+    def distinct(self) -> tuple[np.ndarray, np.ndarray]:
+        """The distinct rows with their weights added. The asked table's rows also tell apart
+        the other hands of its table, so one hand's rows repeat: 600,733 rows of a 5-player
+        prefix were 1,766 distinct ones. (`rows` stays as it is: a drawn state reads it.)"""
+        order, starts = runs(self.rows)
+        if len(order) == len(starts):
+            return self.rows, self.weights
+        return self.rows[order[starts]], np.add.reduceat(self.weights[order], starts)
+
+    @functools.cached_property
     def expected(self) -> list[Fraction]:
         """The expected number of cards of each group in the hand."""
-        sums = (self.weights[:, None] * self.rows.astype(object)).sum(axis=0)
+        rows, weights = self.distinct
+        sums = (weights[:, None] * rows.astype(object)).sum(axis=0)
         return [Fraction(int(x), self.total) for x in sums]
 
     def chance_of(self, card: str) -> Fraction:
@@ -126,12 +141,13 @@ class HandPosterior:
         multivariate hypergeometric draw within each group). Groups of one kind only add to
         that kind; rows are grouped by what is left before the draws are summed."""
         heaps = self._split(kind_of, kinds)
+        rows, weights = self.distinct
         pure = (heaps > 0).sum(axis=1) <= 1
-        sure = self.rows[:, pure].astype(np.int64) @ (heaps[pure] > 0).astype(np.int64)
+        sure = rows[:, pure].astype(np.int64) @ (heaps[pure] > 0).astype(np.int64)
         mixed = np.flatnonzero(~pure)
-        keyed = np.concatenate([sure, self.rows[:, mixed].astype(np.int64)], axis=1)
+        keyed = np.concatenate([sure, rows[:, mixed].astype(np.int64)], axis=1)
         parts = []  # (weight, ways of the row's draws, ways of each outcome): whole numbers
-        for row, weight in _grouped(keyed, self.weights):
+        for row, weight in _grouped(keyed, weights):
             mix, ways = {tuple(row[:kinds]): 1}, 1
             for g, taken in zip(mixed, row[kinds:], strict=True):
                 if taken:
@@ -154,6 +170,34 @@ class HandPosterior:
             if passing == 0:
                 none += p
         return none
+
+
+def spread(held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each (row, group) where a hand holds a card of the group (`held` [row, group]), row by
+    row: a random card of the hand leaving it. Refused past ROWS_LIMIT, as every other way a
+    table grows is: a 5-player prefix built a table of 7.4 million rows this way, and took
+    27 s to refuse a later sum."""
+    rows, groups = np.nonzero(held >= 1)
+    if len(rows) > ROWS_LIMIT:
+        raise TooLarge(f"a hand's table would have more than {ROWS_LIMIT:,} rows")
+    return rows, groups
+
+
+def _fitting(fits: np.ndarray, part_of: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (row, draw) pair where the draw fits the row, row by row and draws in order, from
+    which draws fit each distinct part of a row (`fits` [part, draw]; `part_of` each row's).
+    The limit is on the pairs that fit: a 6-player prefix was refused for 28,361 rows times
+    every draw of two cards, most of which did not fit."""
+    per_part = fits.sum(axis=1)
+    per_row = per_part[part_of]
+    total = int(per_row.sum())
+    if total > ROWS_LIMIT:
+        raise TooLarge(f"a hand's table would have more than {ROWS_LIMIT:,} rows")
+    draws = np.flatnonzero(fits.ravel()) % fits.shape[1]  # part by part, in order
+    first_of_part = np.cumsum(per_part) - per_part
+    within = np.arange(total) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    rows = np.repeat(np.arange(len(part_of)), per_row)
+    return rows, draws[np.repeat(first_of_part[part_of], per_row) + within]
 
 
 def _grouped(keys: np.ndarray, weights: np.ndarray) -> list[tuple[list[int], int]]:
@@ -377,15 +421,13 @@ class Belief:
         h = table.column(hand)
         caps = np.array([sizes[k] for k in table.keys], dtype=np.int64)
         draws = compositions(slots, caps.tolist())
-        if table.rows * len(draws) > ROWS_LIMIT:
-            raise TooLarge(f"a hand's table would have more than {ROWS_LIMIT:,} rows")
         # which draws fit each row, and each draw's ways, worked out once per distinct row part
         # that decides them (a row's room left in the supply; the hand's own counts): a big
         # table has few of those, and its rows x draws were 2 GB of temporaries
         radix = (caps + 1).tolist()
         room = caps - table.take()
         first, room_of = distinct_rows(room, radix)
-        rows, drawn_at = np.nonzero(np.all(draws <= room[first][:, None, :], axis=2)[room_of])
+        rows, drawn_at = _fitting(np.all(draws <= room[first][:, None, :], axis=2), room_of)
         first, held_of = distinct_rows(table.counts[:, h, :], radix)
         held = table.counts[first, h, :].astype(np.int64)
         after = np.minimum(held[:, None, :] + draws, COMB.shape[0] - 1)
@@ -518,10 +560,7 @@ class Belief:
         h = table.column(hand)
         link = self.links = self.links + 1
         groups = len(table.keys)
-        rows = np.repeat(np.arange(table.rows), groups)
-        value = np.tile(np.arange(groups), table.rows)
-        held = table.counts[rows, h, value] >= 1
-        rows, value = rows[held], value[held]
+        rows, value = spread(table.counts[:, h, :])
         gave = table.pick(rows)
         gave.counts[np.arange(len(rows)), h, value] -= 1
         self.put(gave.with_link(link, value).merged())
@@ -541,7 +580,7 @@ class Belief:
         of the card, each weighted by the receiver's count of that group after the move (so
         many layouts before give each layout after)."""
         g, r = table.column(giver), table.column(receiver)
-        rows, group = np.nonzero(table.counts[:, g, :] >= 1)  # the groups the giver holds
+        rows, group = spread(table.counts[:, g, :])
         counts = table.counts[rows]
         every = np.arange(len(rows))
         counts[every, g, group] -= 1
@@ -663,23 +702,29 @@ class Belief:
         """Every table contracted with `place`'s whole hand's table asked: its rows then tell
         apart everything any table does. The cards that table gave and nobody looked into go
         before it (it tells apart all they do), so its turn closes their links at once. Hands
-        sharing a table, with nothing to add to it, share the sum."""
+        sharing a table, with nothing to add to it, share the sum, where its asked table
+        keeps them apart."""
         ready = place in self.tables and not self.pooled[place] and not self.received[place]
         key = f"table {self.tables[place].serial}" if ready else ""
-        if key in self._joint:
-            found = self._joint[key]
-        else:
+        found = self._joint.get(key)
+        if found is None or place not in found.table.hands:  # (its hands summed apart)
             found = self._contract_table(place)
             if key:
                 self._joint[key] = found
         return posterior_of(found, self.supply, self.attributes, place)
 
     def _contract_table(self, place: str) -> Contracted:
+        """The sum with `place`'s table asked, its leaves joined in (`leaves_joined`). Of that
+        table's other hands only what they hold together matters (`Table.apart`): a table of
+        three hands, split over the groups the other tables tell apart, had 2.3 million
+        (state, row) pairs to sum, 0.2 million apart."""
         trial = self.copy()
-        trial.whole(place)
+        trial.gather(place)
         trial.fold()  # the cards it received may have left factors on its table alone
-        first = trial.tables[place]
-        others = trial.folded(first)
+        others = trial.folded(trial.tables[place])
+        first, others = trial.leaves_joined(place, trial.tables[place], others)
+        trial.put(first)
+        first = trial.resolve(place)  # its pooled slots drawn last: fewer rows to join
         given = [
             t
             for t in others
@@ -692,7 +737,66 @@ class Belief:
         closed = [link for t in given for link in t.links]
         view = first.without_links(closed) if closed else first
         order = order_tables(view, rest, trial.supply, trial.attributes)[1:]
-        return contract([*given, first, *order], trial.supply, trial.attributes, len(given))
+        asked = first.apart(place)
+        return contract([*given, asked, *order], trial.supply, trial.attributes, len(given))
+
+    def leaves_joined(
+        self, place: str, first: Table, others: list[Table]
+    ) -> tuple[Table, list[Table]]:
+        """The tables of a sum with each table whose links all lead to one other table joined
+        to it, when the join is not too big: a sum would otherwise carry the values of those
+        links from one table's turn to the other's. With `first` (`place`'s table), only when
+        the join, split over every group the sum tells apart, has no more rows than `first`
+        so split or the other table as it is. A 5-player prefix's sum went through 2.5 million rows of a table of two
+        hands with 3 links to a third hand; joined, 215,000. A join is not tried when it
+        would look at too many pairs of rows (ABSORB_LOOKED), and not kept with more rows
+        than the larger table (and JOIN_KEPT, with `first`): a small table summed between
+        two others can leave few states for the second, and joined to it, it left a 5-player
+        sum 12.6 million pairs instead of 0.2 million. Small sums are left as they are: trying
+        cost more than it saved."""
+        if first.rows + sum(t.rows for t in others) <= SMALL_SUM:
+            return first, others
+        every = first.partition
+        for t in others:
+            every = every.join(t.partition)
+        everywhere = self.sizes(every)
+        rows = first.apart(place).finer_rows(every, everywhere)
+        tables = [first, *others]
+        tried: set[tuple[int, int]] = set()
+        while True:
+            for t in tables:
+                ends = [u for u in tables if u is not t and set(u.links) & set(t.links)]
+                if t.hands == [""] or len(ends) != 1 or not set(t.links) <= set(ends[0].links):
+                    continue  # (a card given and not looked into: placed first, see below)
+                (u,) = ends
+                if (t.serial, u.serial) in tried:
+                    continue
+                tried.add((t.serial, u.serial))
+                joint = u.partition.join(t.partition)
+                sizes = self.sizes(joint)
+                values = math.prod(int(top) + 1 for top in t.values.max(axis=0, initial=0))
+                pairs = u.finer_rows(joint, sizes) * t.finer_rows(joint, sizes) / values
+                if pairs > ABSORB_LOOKED:
+                    continue
+                asked = t is tables[0] or u is tables[0]
+                limit = max(u.rows, t.rows, JOIN_KEPT if asked else 0)
+                joined = join_within(u, t, sizes, limit)
+                if joined is None or joined.rows == 0:  # (no world: the sum's total says so)
+                    continue
+                if asked:  # split finely, no more rows than the larger of the two
+                    fewer = joined.apart(place).finer_rows(every, everywhere)
+                    if fewer > max(rows, (u if t is tables[0] else t).rows):
+                        continue
+                    rows = fewer
+                break
+            else:
+                return tables[0], tables[1:]
+            kept: list[Table] = []
+            for x in tables:  # the joined table where the first of the two was
+                y = joined if x is u or x is t else x
+                if not any(y is z for z in kept):
+                    kept.append(y)
+            tables = kept
 
     def folded(self, first: Table) -> list[Table]:
         """Every table but `first`, each card a hand received and has not looked into joined
@@ -712,26 +816,50 @@ class Belief:
 
     def total(self) -> int:
         """The weight of every world together (0: no world fits the steps)."""
-        return self.hand(self.opponents[0]).total
+        return self.hand(self.counter).total
 
     @property
     def worlds(self) -> int:
         """How many joint states of the tables (one row each) fit the deck: the hidden states
-        the exact posterior spreads over."""
-        return self.hand(self.opponents[0]).worlds
+        the exact posterior spreads over, as the sum for `counter` goes through them."""
+        return self.hand(self.counter).worlds
+
+    @property
+    def counter(self) -> str:
+        """The opponent whose sum says whether any world is left and counts the worlds: the
+        first, in seat order, that something has looked into (the first opponent when none
+        has). A replay then needs no sum for a hand nothing has looked into (`where`)."""
+        return next((p for p in self.opponents if not self.pooled_only(p)), self.opponents[0])
 
     def where(self, card: str) -> dict[str, Fraction]:
-        """The chance that a hidden card is in each opponent's hand and in the pile."""
-        found = {}
-        for place in self.opponents:
-            if self.hand_size(place):
-                p = self.hand(place).chance_of(card)
-                if p:
-                    found[place] = p
+        """The chance that a hidden card is in each opponent's hand and in the pile. A hand
+        nothing has looked into needs no sum of its own: its cards are pool cards, and the
+        pool (the pile and every such slot) is exchangeable, so its chance is its share of
+        the pool's, which is what the looked-into hands leave (`pool_shares`)."""
+        holding = [p for p in self.opponents if self.hand_size(p)]
+        looked = {p: self.hand(p).chance_of(card) for p in holding if not self.pooled_only(p)}
+        pooled = self.pool_shares(looked)
+        found = {p: looked[p] if p in looked else pooled[p] for p in holding}
+        found = {p: chance for p, chance in found.items() if chance}
         rest = 1 - sum(found.values(), Fraction(0))
         if rest:
             found[PILE] = rest
         return found
+
+    def pool_shares(self, looked: dict[str, Fraction]) -> dict[str, Fraction]:
+        """The chance that a card is in each pooled-only opponent's hand, from its chances in
+        the `looked`-into hands. A looked-into hand h holds the card in its table with some
+        chance e_h, or among its pooled slots p_h of the pool's n: P_h = e_h + (p_h / n) ×
+        (1 - E), where E = Σ e_h. Summed over those hands, Σ P_h = E + R (1 - E) with R =
+        Σ p_h / n, so E = (Σ P_h - R) / (1 - R), and a pooled-only hand q holds it with
+        chance (p_q / n) × (1 - E)."""
+        pool = self.pooled[PILE] + sum(self.pooled[p] for p in self.opponents)
+        pooled = [p for p in self.opponents if p not in looked and self.pooled[p]]
+        if not pooled:
+            return {}
+        share = sum((Fraction(self.pooled[p], pool) for p in looked), Fraction(0))
+        held = (sum(looked.values(), Fraction(0)) - share) / (1 - share)
+        return {p: Fraction(self.pooled[p], pool) * (1 - held) for p in pooled}
 
     def holds_meeting(self, place: str, req: Requirement) -> Fraction:
         """The chance that `place` holds at least one card meeting `req`."""

@@ -280,7 +280,9 @@ class Suspeicao:
                 likely = {}
                 for card in rnd.incriminating:
                     if card in belief.supply:
-                        place, p = max(belief.where(card).items(), key=lambda item: item[1])
+                        with refusals_as_errors():
+                            where = belief.where(card)
+                        place, p = max(where.items(), key=lambda item: item[1])
                         likely[card] = {"place": place, "p": probability(p)}
                 rows.append(
                     [str(event), describe_event(raw[event - 1]), f"{belief.worlds:,}"]
@@ -306,7 +308,10 @@ class Suspeicao:
         return Report(data, [table], [])
 
     def beliefs(self, log: Log, rnd: Round, end: int) -> Iterator[tuple[int, Belief]]:
-        """The filter after each event of a round, from its deal to event `end`."""
+        """The filter after each event of a round, from its deal to event `end`: each step
+        applied once, to the same filter. Only the sum that says whether a world is left is
+        worked out here; a reader asks for what it shows (a replay: where each card is, which
+        needs no sum for a hand nothing has looked into)."""
         belief = Belief(rnd.setup, log.deck)
         steps = iter(rnd.setup.steps)
         step = next(steps, None)
@@ -316,8 +321,6 @@ class Suspeicao:
                     belief.apply(step)
                     step = next(steps, None)
                 possible = belief.total() > 0
-                if possible:
-                    belief.settle()
             except Impossible:
                 possible = False
             except Refused as refused:

@@ -100,7 +100,7 @@ class HandPosterior:
     rows: np.ndarray  # [row, group] counts
     weights: np.ndarray  # exact weights (Python integers)
     members: list[list[str]]  # the supply's cards of each group
-    worlds: int
+    worlds: int | None  # (None: not counted, see `Belief.worlds`)
 
     @functools.cached_property
     def total(self) -> int:
@@ -691,7 +691,8 @@ class Belief:
     def _hand(self, place: str) -> HandPosterior:
         if self.pooled_only(place):  # hands nothing looked into, of one size, are alike
             key = f"pooled hand of {self.pooled[place]}"
-            if key not in self._asked:
+            kept = self._asked.get(key)
+            if kept is None or (place == self.counter and kept.worlds is None):
                 self._asked[key] = self._contract(place)
             return self._asked[key]
         if place not in self._asked:
@@ -706,14 +707,19 @@ class Belief:
         keeps them apart."""
         ready = place in self.tables and not self.pooled[place] and not self.received[place]
         key = f"table {self.tables[place].serial}" if ready else ""
+        count = place == self.counter  # only the counter's sum counts the worlds
         found = self._joint.get(key)
-        if found is None or place not in found.table.hands:  # (its hands summed apart)
-            found = self._contract_table(place)
+        if (
+            found is None
+            or place not in found.table.hands  # (its hands summed apart)
+            or (count and found.worlds is None)
+        ):
+            found = self._contract_table(place, count)
             if key:
                 self._joint[key] = found
         return posterior_of(found, self.supply, self.attributes, place)
 
-    def _contract_table(self, place: str) -> Contracted:
+    def _contract_table(self, place: str, count: bool = True) -> Contracted:
         """The sum with `place`'s table asked, its leaves joined in (`leaves_joined`). Of that
         table's other hands only what they hold together matters (`Table.apart`): a table of
         three hands, split over the groups the other tables tell apart, had 2.3 million
@@ -738,7 +744,8 @@ class Belief:
         view = first.without_links(closed) if closed else first
         order = order_tables(view, rest, trial.supply, trial.attributes)[1:]
         asked = first.apart(place)
-        return contract([*given, asked, *order], trial.supply, trial.attributes, len(given))
+        tables = [*given, asked, *order]
+        return contract(tables, trial.supply, trial.attributes, len(given), count)
 
     def leaves_joined(
         self, place: str, first: Table, others: list[Table]
@@ -822,7 +829,9 @@ class Belief:
     def worlds(self) -> int:
         """How many joint states of the tables (one row each) fit the deck: the hidden states
         the exact posterior spreads over, as the sum for `counter` goes through them."""
-        return self.hand(self.counter).worlds
+        worlds = self.hand(self.counter).worlds
+        assert worlds is not None  # the counter's sum always counts them
+        return worlds
 
     @property
     def counter(self) -> str:

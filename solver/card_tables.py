@@ -522,7 +522,7 @@ def _paired(a: Table, b: Table, sizes: Mapping[Key, int], pairs: _Pairs | None =
     """`join` before its equal rows are merged."""
     pairs = pairs or _Pairs(a, b, sizes)
     a, b, keep_a, keep_b = pairs.a, pairs.b, pairs.keep_a, pairs.keep_b
-    fits = pairs.fit(pairs.i, pairs.j)
+    fits = pairs.fits
     i, j = pairs.i[fits], pairs.j[fits]
     if len(i) > ROWS_LIMIT:
         raise TooLarge(f"a table would have more than {ROWS_LIMIT:,} rows")
@@ -554,16 +554,25 @@ def _distinct_pairs(pairs: _Pairs, limit: int | None) -> int:
     part_a, part_b = _row_parts(pairs.a, pairs.keep_a), _row_parts(pairs.b, pairs.keep_b)
     live_a, live_b = pairs.a.weights != 0, pairs.b.weights != 0
     width = int(part_b.max(initial=0)) + 1
-    seen = np.zeros(0, dtype=np.int64)
-    start, at_once = 0, PAIRS_AT_ONCE
+    seen: list[np.ndarray] = []  # each pass's keys; told apart only when they could pass
+    kept, start, at_once = 0, 0, PAIRS_AT_ONCE
     while start < len(pairs.i):  # more pairs at a time each time: a few passes in all
         i, j = pairs.i[start : start + at_once], pairs.j[start : start + at_once]
-        keep = pairs.fit(i, j) & live_a[i] & live_b[j]
-        seen = np.union1d(seen, part_a[i[keep]] * width + part_b[j[keep]])
-        if limit is not None and len(seen) > limit:
-            break
+        keep = pairs.fits[start : start + at_once] & live_a[i] & live_b[j]
+        seen.append(part_a[i[keep]] * width + part_b[j[keep]])
+        kept += len(seen[-1])
+        if limit is not None and kept > limit:  # the limit: (the union of each pass took
+            seen = [_unique(np.concatenate(seen))]  # half of a big join's count)
+            kept = len(seen[0])
+            if kept > limit:
+                break
         start, at_once = start + at_once, 2 * at_once
-    return len(seen)
+    return len(_unique(np.concatenate(seen))) if seen else 0
+
+
+def _unique(keys: np.ndarray) -> np.ndarray:
+    """The distinct keys (hashed when they are many)."""
+    return keys[_distinct(keys)[0]] if len(keys) else keys
 
 
 class _Pairs:
@@ -586,6 +595,17 @@ class _Pairs:
     def fit(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Which of the pairs (i, j) hold no more of a group's cards than the supply has."""
         return np.all(self.held_a[i] + self.held_b[j] <= self.room, axis=1)
+
+    @functools.cached_property
+    def fits(self) -> np.ndarray:
+        """`fit` of every pair, worked out once for the count and the join (a million pairs
+        at a time: [pair, group] temporaries)."""
+        at_once = 1 << 20
+        parts = [
+            self.fit(self.i[at : at + at_once], self.j[at : at + at_once])
+            for at in range(0, len(self.i), at_once)
+        ]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
 
 
 def _row_parts(table: Table, keep: list[int]) -> np.ndarray:

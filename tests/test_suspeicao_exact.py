@@ -506,3 +506,49 @@ def test_only_the_counters_sum_counts_the_worlds(monkeypatch):
         Belief, "_contract_table", lambda self, place, count=True: watched(self, place)
     )
     assert chances() == expected
+
+
+def test_the_sums_of_one_state_join_two_tables_once(monkeypatch):
+    """Each opponent's sum joins the tables linked to one table alone, and they are mostly
+    the same tables: a state of the filter joins them once for all its sums (a 5-player
+    prefix's four sums each joined the same 664,812-row table). On prefixes where joins
+    happen, no join is made twice and every chance is the same as with every join made."""
+    from models.suspeicao import belief as belief_module
+
+    games = []
+    for seed, players, keep in JOINED:
+        data = random_game(random.Random(seed), players).doc
+        games.append({**data, "events": data["events"][:keep]})
+    made: list[tuple] = []
+    join, join_within = belief_module.join, belief_module.join_within
+
+    def counted_join(a, b, sizes):
+        made.append((a.serial, b.serial, tuple(sizes.items()), None))
+        return join(a, b, sizes)
+
+    def counted_within(a, b, sizes, limit):
+        made.append((a.serial, b.serial, tuple(sizes.items()), limit))
+        return join_within(a, b, sizes, limit)
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+        return found
+
+    monkeypatch.setattr(belief_module, "join", counted_join)
+    monkeypatch.setattr(belief_module, "join_within", counted_within)
+    expected = chances()
+    assert made and len(set(made)) == len(made)
+    kept = len(made)
+
+    def every_time(self, a, b, sizes, limit=None):  # nothing kept: each sum joins again
+        return counted_join(a, b, sizes) if limit is None else counted_within(a, b, sizes, limit)
+
+    monkeypatch.setattr(belief_module.Belief, "joined", every_time)
+    made.clear()
+    assert chances() == expected
+    assert len(made) > kept

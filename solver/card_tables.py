@@ -1116,7 +1116,7 @@ def _turn(
     state_match = held[:, [open_links.index(here.links[i]) for i in closing]]
     keep_open = [i for i, link in enumerate(open_links) if link not in here.links]
     open_links = [open_links[i] for i in keep_open] + [here.links[i] for i in opening]
-    kept, opened = held[:, keep_open], here.values[:, opening].astype(np.int64)
+    kept, opened = held[:, keep_open], here.values[:, opening]  # (int32: a big table's)
     fields = _Fields([now.sizes[k] for k in keys], [domain[link] for link in open_links])
     if fields.fit:  # every state reached is one int64 key: the state's minus the row's
         s_index, r_index, reach = _reaching(
@@ -1136,22 +1136,29 @@ def _turn(
         ok = np.all(states[s_index] >= take[r_index], axis=1)
         s_index, r_index = s_index[ok], r_index[ok]
         rows = np.concatenate(
-            [(states[s_index] - take[r_index]).astype(np.int64), kept[s_index], opened[r_index]],
+            [
+                (states[s_index] - take[r_index]).astype(np.int64),
+                kept[s_index],
+                opened[r_index].astype(np.int64),
+            ],
             axis=1,
         )
         fine_first, fine_id = distinct_rows(rows, [n + 1 for n in fields.sizes] + fields.links)
     s_first, r_first = s_index[fine_first], r_index[fine_first]
     fine_left = states[s_first] - take[r_first]
-    fine_held = np.concatenate([kept[s_first], opened[r_first]], axis=1)
+    fine_held = np.concatenate([kept[s_first], opened[r_first].astype(np.int64)], axis=1)
     sizes = group_sizes(later, supply, attributes)
     where = {k: i for i, k in enumerate(sizes)}
     coarse = np.zeros((len(fine_first), len(sizes)), dtype=np.int64)
     for g, k in enumerate(keys):
         coarse[:, where[later.coarser_key(k)]] += fine_left[:, g]
-    coarse_first, coarse_id = distinct_rows(
-        np.concatenate([coarse, fine_held], axis=1),
-        [n + 1 for n in sizes.values()] + fields.links,
-    )
+    if len(sizes) == len(keys):  # nothing merged: the fine states are the merged ones
+        coarse_first = coarse_id = np.arange(len(fine_first))
+    else:
+        coarse_first, coarse_id = distinct_rows(
+            np.concatenate([coarse, fine_held], axis=1),
+            [n + 1 for n in sizes.values()] + fields.links,
+        )
     factorials = _factorials(here.counts)  # also which taken cards each hand holds
     step = _Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id, factorials)
     reached = _Reached(
@@ -1265,8 +1272,9 @@ class _Fields:
         """A row's part of the key reached: its opened links' values, minus its cards (a
         column at a time: no int64 copy of a big table's cards)."""
         g = len(self.sizes)
-        opened = links << self.offsets[len(self.offsets) - links.shape[1] :]
-        keys = opened.sum(axis=1)
+        keys = np.zeros(len(take), dtype=np.int64)
+        for i, offset in enumerate(self.offsets[len(self.offsets) - links.shape[1] :].tolist()):
+            keys += links[:, i].astype(np.int64) << offset
         for i in range(g):
             keys -= take[:, i].astype(np.int64) << self.offsets[i]
         return keys

@@ -556,9 +556,11 @@ def _distinct_pairs(pairs: _Pairs, limit: int | None) -> int:
     width = int(part_b.max(initial=0)) + 1
     seen: list[np.ndarray] = []  # each pass's keys; told apart only when they could pass
     kept, start, at_once = 0, 0, PAIRS_AT_ONCE
+    fitting: list[np.ndarray] = []  # (kept for the join when every pair is looked at)
     while start < len(pairs.i):  # more pairs at a time each time: a few passes in all
         i, j = pairs.i[start : start + at_once], pairs.j[start : start + at_once]
-        keep = pairs.fits[start : start + at_once] & live_a[i] & live_b[j]
+        fitting.append(pairs.fit(i, j))
+        keep = fitting[-1] & live_a[i] & live_b[j]
         seen.append(part_a[i[keep]] * width + part_b[j[keep]])
         kept += len(seen[-1])
         if limit is not None and kept > limit:  # the limit: (the union of each pass took
@@ -567,6 +569,8 @@ def _distinct_pairs(pairs: _Pairs, limit: int | None) -> int:
             if kept > limit:
                 break
         start, at_once = start + at_once, 2 * at_once
+    if start >= len(pairs.i) and fitting:
+        pairs.__dict__["fits"] = np.concatenate(fitting)  # (the cached property's value)
     return len(_unique(np.concatenate(seen))) if seen else 0
 
 
@@ -599,7 +603,8 @@ class _Pairs:
     @functools.cached_property
     def fits(self) -> np.ndarray:
         """`fit` of every pair, worked out once for the count and the join (a million pairs
-        at a time: [pair, group] temporaries)."""
+        at a time: [pair, group] temporaries). A count that stops early works out only the
+        pairs it looks at (tying tables mostly stops at the first pass)."""
         at_once = 1 << 20
         parts = [
             self.fit(self.i[at : at + at_once], self.j[at : at + at_once])

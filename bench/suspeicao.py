@@ -188,9 +188,10 @@ def baseline_rows() -> list[list[str]]:
     ]
 
 
-# the slowest prefixes of the wide sweep (seed, events kept), slowest first: `make bench`
-# times them again (the sweep that found them: docs/suspeicao.md, Speed)
-WORST = [(10072, 25), (10066, 30), (10094, 22), (10142, 21), (10099, 31), (10148, 23)]
+# the slowest prefixes of the wide sweeps (seed, events kept), one a round, slowest first:
+# held-out seeds 20000-20062 and fresh seeds 30000-30099 (docs/suspeicao.md, Speed), then the
+# tuning seeds' slowest; `make bench` times them again
+WORST = [(20062, 23), (30049, 28), (20017, 21), (30091, 25), (20014, 24), (30028, 33), (10066, 30)]
 FROM_START = 3  # ... the first few of them also from a fresh process
 
 

@@ -257,3 +257,41 @@ def test_a_table_with_its_other_hands_apart_gives_each_hand_the_same_posterior(
         apart = a.apart(hand)
         assert apart.hands == [hand, ""]
         assert marginal(contract([apart, b], supply, attributes, 0), hand) == marginal(whole, hand)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 40),
+    st.integers(0, 2),
+    st.integers(0, 2**31),
+    st.sampled_from([1, 7, 1 << 22]),
+    st.sampled_from([0, 64]),
+)
+def test_reaching_lists_the_pairs_that_agree_and_fit(states, rows, links, seed, block, few):
+    """The turn's pairs block by block (a block split into chunks, or all at once when the
+    blocks are many) are the pairs `_matching` lists that the guard bits let through, with
+    the same keys reached, and each state's pairs side by side."""
+    import solver.card_tables as tables
+
+    rng = np.random.default_rng(seed)
+    state_match = rng.integers(0, 3, (states, links))
+    row_match = rng.integers(0, 3, (rows, links))
+    fields = tables._Fields([3, 2], [])
+    none = np.zeros((states, 0), np.int64)
+    state_keys = fields.state_keys(rng.integers(0, [4, 3], (states, 2)), none)
+    row_keys = fields.row_keys(rng.integers(0, [4, 3], (rows, 2)), np.zeros((rows, 0), np.int64))
+    s, r = tables._matching(state_match, row_match)
+    reach = state_keys[s] + row_keys[r]
+    fits = fields.affordable(reach)
+    expected = sorted(zip(s[fits].tolist(), r[fits].tolist(), reach[fits].tolist(), strict=True))
+    old = tables.BLOCK_PAIRS, tables.FEW_BLOCKS
+    tables.BLOCK_PAIRS, tables.FEW_BLOCKS = block, few
+    try:
+        got = tables._reaching(state_match, row_match, state_keys, row_keys, fields.guard_mask)
+    finally:
+        tables.BLOCK_PAIRS, tables.FEW_BLOCKS = old
+    found = list(zip(*(part.tolist() for part in got), strict=True))
+    assert sorted(found) == expected
+    firsts = [i for i in range(len(found)) if i == 0 or found[i][0] != found[i - 1][0]]
+    assert len(firsts) == len({pair[0] for pair in found})  # one run per state

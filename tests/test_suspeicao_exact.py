@@ -471,3 +471,84 @@ def test_a_card_moving_out_of_a_table_past_the_row_limit_is_refused(monkeypatch,
             belief.swap(source, target)
         else:
             belief.hidden(source, target)
+
+
+def test_only_the_counters_sum_counts_the_worlds(monkeypatch):
+    """Counting the worlds took half of a big sum's backward pass, and only the report's
+    count of worlds reads it: the counter's sum counts them, the other opponents' sums do
+    not, and their chances are the ones a counting sum gives (random 4- and 5-player games)."""
+    from models.suspeicao.belief import Belief
+
+    games = [random_game(random.Random(990 + seed), 4 + seed % 2).doc for seed in range(4)]
+    counted: list[tuple[bool, bool]] = []
+    contract_table = Belief._contract_table
+
+    def watched(self, place, count=True):
+        found = contract_table(self, place, count)
+        counted.append((place == self.counter, found.worlds is not None))
+        return found
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+            found.append(post.belief.worlds)
+        return found
+
+    monkeypatch.setattr(Belief, "_contract_table", watched)
+    expected = chances()
+    assert counted and all(is_counter == has_worlds for is_counter, has_worlds in counted)
+    assert any(not is_counter for is_counter, _ in counted)
+    monkeypatch.setattr(
+        Belief, "_contract_table", lambda self, place, count=True: watched(self, place)
+    )
+    assert chances() == expected
+
+
+def test_the_sums_of_one_state_join_two_tables_once(monkeypatch):
+    """Each opponent's sum joins the tables linked to one table alone, and they are mostly
+    the same tables: a state of the filter joins them once for all its sums (a 5-player
+    prefix's four sums each joined the same 664,812-row table). On prefixes where joins
+    happen, no join is made twice and every chance is the same as with every join made."""
+    from models.suspeicao import belief as belief_module
+
+    games = []
+    for seed, players, keep in JOINED:
+        data = random_game(random.Random(seed), players).doc
+        games.append({**data, "events": data["events"][:keep]})
+    made: list[tuple] = []
+    join, join_within = belief_module.join, belief_module.join_within
+
+    def counted_join(a, b, sizes):
+        made.append((a.serial, b.serial, tuple(sizes.items()), None))
+        return join(a, b, sizes)
+
+    def counted_within(a, b, sizes, limit):
+        made.append((a.serial, b.serial, tuple(sizes.items()), limit))
+        return join_within(a, b, sizes, limit)
+
+    def chances() -> list:
+        found = []
+        for data in games:
+            post = engine(data)
+            for player in post.opponents:
+                found.append([post.holds(player, r) for r in post.requirements()])
+            found.append([post.incriminating(c) for c in post.round.incriminating])
+        return found
+
+    monkeypatch.setattr(belief_module, "join", counted_join)
+    monkeypatch.setattr(belief_module, "join_within", counted_within)
+    expected = chances()
+    assert made and len(set(made)) == len(made)
+    kept = len(made)
+
+    def every_time(self, a, b, sizes, limit=None):  # nothing kept: each sum joins again
+        return counted_join(a, b, sizes) if limit is None else counted_within(a, b, sizes, limit)
+
+    monkeypatch.setattr(belief_module.Belief, "joined", every_time)
+    made.clear()
+    assert chances() == expected
+    assert len(made) > kept

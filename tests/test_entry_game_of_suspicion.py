@@ -32,6 +32,7 @@ DEAL = "The deal (a new round)"
 COUNTS = "Card 4 or 5 played: how many each showed"
 MY_4_OR_5 = "My card 4 or 5: the cards shown to me"
 WHOLE_GUESS = "A whole-hand guess"
+SKIP = "A turn let pass"
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -307,6 +308,7 @@ CASES = [
         "guess Ana Cleo right ,7",
         {"guess": {"by": "Ana", "target": "Cleo", "correct": True, "cards": [7]}},
     ),
+    (TABLE, SKIP, {"player": "Cleo"}, "skip Cleo", {"skip": {"by": "Cleo"}}),
 ]
 
 
@@ -387,6 +389,8 @@ def tap_of(event: dict, players: list[str], me: str | None) -> tuple[str, dict] 
             return "My middle look, kept", {"slot": slot, "saw": [str(body["saw"])]}
         put = {"put": [str(body["put_back"])]}
         return "My middle look, exchanged", {"slot": slot, "saw": [str(body["saw"])], **put}
+    if kind == "skip":
+        return SKIP, {"player": [body["by"]]}
     if kind == "guess":
         result = {"result": ["right" if body["correct"] else "wrong"]}
         who = {"player": [body["by"]], "target": [body["target"]]}
@@ -528,7 +532,8 @@ def test_every_form_is_used_by_some_simulated_round():
             )
             check_every_event_tapped(doc, used)
             labels |= set(forms_of({k: v for k, v in doc.items() if k != "events"}))
-    assert labels - set(used) == set(), used
+    # the simulated players never let a turn pass: that form is tapped in the web app below
+    assert labels - set(used) == {SKIP}, used
 
 
 # -- through the web app -----------------------------------------------------------------------
@@ -595,3 +600,29 @@ def test_a_missing_choice_is_a_422_and_saves_nothing(tmp_path):
     answer = web.post(f"/tap/{name}", data=data)
     assert answer.status_code == 422 and "choose one for &#39;the card named&#39;" in answer.text
     assert (tmp_path / name).read_text(encoding="utf-8") == before
+
+
+def test_a_turn_let_pass_is_tapped_and_the_turn_goes_on(tmp_path):
+    """Cleo lets her turn pass: without the tap Dan's look is out of turn (refused, no event
+    added); with it, Dan's look follows."""
+    web, name = new_game(tmp_path)
+    theirs = "Another player's middle look"
+
+    def tap(label: str, **chosen: str) -> int:
+        data = {"form": form_index(tmp_path / name, label), **chosen}
+        return web.post(f"/tap/{name}", data=data, follow_redirects=False).status_code
+
+    deal = {"card1": "0", "card2": "1", "card3": "5", "card4": "7"}
+    assert tap(DEAL, **deal) == 303
+    assert tap(theirs, player="Ben", slot="left", said="kept") == 303
+    dans_look = {"player": "Dan", "slot": "right", "said": "kept"}
+    before = load(str(tmp_path / name)).data["events"]
+    assert tap(theirs, **dans_look) == 422
+    assert load(str(tmp_path / name)).data["events"] == before
+    assert tap(SKIP, player="Cleo") == 303
+    assert tap(theirs, **dans_look) == 303
+    events = load(str(tmp_path / name)).data["events"]
+    assert events[2:] == [
+        {"skip": {"by": "Cleo"}},
+        {"look": {"by": "Dan", "slot": "right", "exchanged": False}},
+    ]

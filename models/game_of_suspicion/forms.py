@@ -356,6 +356,9 @@ def entry_forms(doc: Document) -> list[EntryForm]:
             ],
         )
     )
+    forms.append(  # a turn let pass (a house rule, or a missed turn made explicit)
+        tapped("A turn let pass", ["skip", Part("player", "whose turn passed", table.active)])
+    )
     if table.cards[TEN]:  # last: a deal that sets a card aside may make the game advanced
         forms.append(
             tapped("Card 10 played", ["play", Part("player", "who played it", table.active), "10"])

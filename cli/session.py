@@ -172,23 +172,8 @@ class Session:
             console.print(f"saved to {self.path}", highlight=False, markup=False)
 
     def set_header(self, key: str, value: object) -> None:
-        previous = self.data.get(key)
-        self.data[key] = value
-        self.book.data = {
-            "game": self.data["game"],
-            **{k: v for k, v in self.data.items() if k != "game"},
-        }
-        try:
-            self.view()
-        except SleuthError:
-            if previous is None:
-                self.data.pop(key)
-            else:
-                self.data[key] = previous
-            raise
-        for last in ("events", "rejected"):  # keep events (and refused lines) last in the file
-            if last in self.data:
-                self.data[last] = self.data.pop(last)
+        with console.status("counting…"):
+            self.book.set_header(key, value)
         self.save()
         shown = (  # as the log's header says it (YAML flow style), not as a Python dict
             "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"

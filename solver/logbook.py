@@ -11,10 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from solver.errors import Contradiction, InputError
+from solver.errors import Contradiction, InputError, SleuthError
 from solver.logfile import Document, load, save_atomically
 from solver.names import NameSet
 from solver.report import Report
+
+LAST = ("events", "rejected")  # kept last in the file, as they are appended to
 
 
 class LogBook:
@@ -82,6 +84,21 @@ class LogBook:
             raise InputError(f"not added: {error.message}") from None
         self.save()
         return report
+
+    def set_header(self, key: str, value: object) -> None:
+        """Set a header field (`players`, `me`, 6 Suspects' `looks_left`), checked by the
+        game's view: refused, the log is as it was. Events and refused lines stay last in the
+        file. The caller saves (a session goes on when the file cannot be written)."""
+        before = dict(self.data)
+        header = {k: v for k, v in self.data.items() if k not in ("game", *LAST)}
+        header[key] = value  # where it was, if it was there
+        tail = {k: self.data[k] for k in LAST if k in self.data}
+        self.data = {"game": self.data["game"], **header, **tail}
+        try:
+            self.view()
+        except SleuthError:
+            self.data = before
+            raise
 
     def undo(self) -> dict:
         """Remove the last event and save; returns it."""

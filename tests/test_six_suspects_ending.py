@@ -475,6 +475,30 @@ def test_the_pages_looks_left_option_counts_down(tmp_path):
     assert web.get("/suggest/g.yaml").json()["looks_left"] == 1
 
 
+def test_looks_n_typed_in_the_page_counts_down_from_where_it_was_typed(tmp_path):
+    """`looks 2` typed in the page's box after my first look, as in `sleuth play`: saved in
+    the header with the event it was told after, and counted down by my next look; a bad
+    count is one line and changes nothing."""
+    web = client(tmp_path)
+    new = {"game": "six-suspects", "players": "Ana Ben", "me": "Ana", "name": "g.yaml"}
+    assert web.post("/new", data=new).status_code == 200
+    web.post("/event/g.yaml", data={"line": "look A1 diamond"})
+    answer = web.post("/event/g.yaml", data={"line": "looks 2"}, follow_redirects=False)
+    assert answer.status_code == 303
+    saved = yaml.safe_load((tmp_path / "g.yaml").read_text(encoding="utf-8"))
+    assert saved["looks_left"] == {"looks": 2, "after_event": 1}
+    assert list(saved)[-1] == "events" and len(saved["events"]) == 1
+    web.post("/event/g.yaml", data={"line": "look Ben C2"})
+    page = web.post("/event/g.yaml", data={"line": "look A2 3"})
+    assert "1 look(s) left (told 2 after event 1, 1 of your looks since)" in html.unescape(
+        page.text
+    )
+    before = (tmp_path / "g.yaml").read_text(encoding="utf-8")
+    refused = web.post("/event/g.yaml", data={"line": "looks many"})
+    assert refused.status_code == 422
+    assert (tmp_path / "g.yaml").read_text(encoding="utf-8") == before
+
+
 @cache
 def walk_value(told_at_start: bool, looks: int) -> Fraction:
     """P(the vote hits) when Ana follows the advice look by look, as `suggest` gives it on

@@ -404,6 +404,15 @@ def create_app(
         def work(name: str, book: LogBook) -> Response:
             if not line:
                 return game_page(name, book, 422, error="type an event first", line=line)
+            command, _, rest = line.partition(" ")
+            told = getattr(book.game, "looks_told", None)
+            if command.lower() == "looks" and told is not None:  # as in `sleuth play`
+                try:
+                    book.set_header("looks_left", told(rest, book.document()))
+                except SleuthError as error:
+                    return game_page(name, book, 422, error=str(error), line=line)
+                book.save()
+                return RedirectResponse(f"/log/{name}", status_code=303)
             return take(name, book, line)
 
         return await one_at_a_time(request, work, f"the event '{line}'")

@@ -41,6 +41,20 @@ def engine(data: dict):
     return GAME_OBJECT.posterior(document(data))
 
 
+def every_chance(games: list[dict], worlds: bool = False) -> list:
+    """Each game's chances, cold: every opponent's of each requirement, each incriminating
+    card's places (and the worlds counted, when `worlds`), to compare two ways of summing."""
+    found: list = []
+    for data in games:
+        post = engine(data)
+        for player in post.opponents:
+            found.append([post.holds(player, r) for r in post.requirements()])
+        found.append([post.incriminating(c) for c in post.round.incriminating])
+        if worlds:
+            found.append(post.belief.worlds)
+    return found
+
+
 def compare(data: dict) -> None:
     post = engine(data)
     brute = brute_force(data)
@@ -387,18 +401,9 @@ def test_the_sums_without_int64_factorials_give_the_same_chances(monkeypatch):
 
     games = [random_game(random.Random(980 + seed), 4 + seed % 2).doc for seed in range(4)]
 
-    def chances() -> list:
-        found = []
-        for data in games:
-            post = engine(data)
-            for player in post.opponents:
-                found.append([post.holds(player, r) for r in post.requirements()])
-            found.append([post.incriminating(c) for c in post.round.incriminating])
-        return found
-
-    expected = chances()
+    expected = every_chance(games)
     monkeypatch.setattr(card_tables, "_factorials", lambda counts: None)
-    assert chances() == expected
+    assert every_chance(games) == expected
 
 
 def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeypatch):
@@ -421,20 +426,11 @@ def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeyp
         joins.append((found.hands != first.hands, any(t.hands not in before for t in rest)))
         return found, rest
 
-    def chances() -> list:
-        found = []
-        for data in games:
-            post = engine(data)
-            for player in post.opponents:
-                found.append([post.holds(player, r) for r in post.requirements()])
-            found.append([post.incriminating(c) for c in post.round.incriminating])
-        return found
-
     monkeypatch.setattr(Belief, "leaves_joined", counted)
-    expected = chances()
+    expected = every_chance(games)
     assert any(into for into, _ in joins) and any(others for _, others in joins)
     monkeypatch.setattr(Belief, "leaves_joined", lambda self, place, first, others: (first, others))
-    assert chances() == expected
+    assert every_chance(games) == expected
 
 
 JOINED = [(701, 5, 23), (710, 5, 29), (715, 5, 32)]  # prefixes with joins
@@ -488,24 +484,14 @@ def test_only_the_counters_sum_counts_the_worlds(monkeypatch):
         counted.append((place == self.counter, found.worlds is not None))
         return found
 
-    def chances() -> list:
-        found = []
-        for data in games:
-            post = engine(data)
-            for player in post.opponents:
-                found.append([post.holds(player, r) for r in post.requirements()])
-            found.append([post.incriminating(c) for c in post.round.incriminating])
-            found.append(post.belief.worlds)
-        return found
-
     monkeypatch.setattr(Belief, "_contract_table", watched)
-    expected = chances()
+    expected = every_chance(games, worlds=True)
     assert counted and all(is_counter == has_worlds for is_counter, has_worlds in counted)
     assert any(not is_counter for is_counter, _ in counted)
     monkeypatch.setattr(
         Belief, "_contract_table", lambda self, place, count=True: watched(self, place)
     )
-    assert chances() == expected
+    assert every_chance(games, worlds=True) == expected
 
 
 def test_the_sums_of_one_state_join_two_tables_once(monkeypatch):
@@ -530,18 +516,9 @@ def test_the_sums_of_one_state_join_two_tables_once(monkeypatch):
         made.append((a.serial, b.serial, tuple(sizes.items()), limit))
         return join_within(a, b, sizes, limit)
 
-    def chances() -> list:
-        found = []
-        for data in games:
-            post = engine(data)
-            for player in post.opponents:
-                found.append([post.holds(player, r) for r in post.requirements()])
-            found.append([post.incriminating(c) for c in post.round.incriminating])
-        return found
-
     monkeypatch.setattr(belief_module, "join", counted_join)
     monkeypatch.setattr(belief_module, "join_within", counted_within)
-    expected = chances()
+    expected = every_chance(games)
     assert made and len(set(made)) == len(made)
     kept = len(made)
 
@@ -550,5 +527,5 @@ def test_the_sums_of_one_state_join_two_tables_once(monkeypatch):
 
     monkeypatch.setattr(belief_module.Belief, "joined", every_time)
     made.clear()
-    assert chances() == expected
+    assert every_chance(games) == expected
     assert len(made) > kept

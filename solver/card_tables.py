@@ -299,6 +299,14 @@ class Table(Rows):
     def column(self, hand: str) -> int:
         return self.hands.index(hand)
 
+    def first(self, hand: str) -> Table:
+        """The same table with `hand`'s column first."""
+        h = self.column(hand)
+        if h == 0:
+            return self
+        order = [h, *(i for i in range(len(self.hands)) if i != h)]
+        return self.like(hands=[self.hands[i] for i in order], counts=self.counts[:, order, :])
+
     def collapsed(self) -> Table:
         """The table as one part taking its hands' cards together, the ways they split them
         (Π_group multinomial) in the weights: the same for every finer partition, by
@@ -676,6 +684,8 @@ def combine(whole: Table, part: Table, hand: str, sizes: Mapping[Key, int]) -> T
 
 # -- contraction: the exact sum over every table and the supply -------------------------------------
 
+TAG = -1  # link TAG - j: the tag of part j of a `contract` with parts (games number links from 0)
+
 PRIMES = np.array(
     [2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549, 2147483543,
      2147483497, 2147483489, 2147483477, 2147483423, 2147483399],
@@ -779,13 +789,15 @@ def crt(values: np.ndarray, primes: np.ndarray) -> list[int]:
     return [int(x) for x in total]
 
 
-def _matching(states: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (state, row) pair whose values agree (every pair when there is nothing to match)."""
+def _matching(
+    states: np.ndarray, rows: np.ndarray, limit: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (state, row) pair whose values agree (every pair when there is nothing to match);
+    TooLarge past `limit` pairs (PAIRS_LIMIT by default)."""
+    limit = PAIRS_LIMIT if limit is None else limit
     if states.shape[1] == 0:
-        if len(states) * len(rows) > PAIRS_LIMIT:
-            raise TooLarge(
-                f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows"
-            )
+        if len(states) * len(rows) > limit:
+            raise TooLarge(f"a sum would look at more than {limit:,} pairs of states and rows")
         s = np.repeat(np.arange(len(states)), len(rows))
         r = np.tile(np.arange(len(rows)), len(states))
         return s, r
@@ -797,8 +809,8 @@ def _matching(states: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndar
     lo = np.searchsorted(rkey, skey, side="left")
     hi = np.searchsorted(rkey, skey, side="right")
     counts = hi - lo
-    if int(counts.sum()) > PAIRS_LIMIT:
-        raise TooLarge(f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows")
+    if int(counts.sum()) > limit:
+        raise TooLarge(f"a sum would look at more than {limit:,} pairs of states and rows")
     s = np.repeat(np.arange(len(states)), counts)
     offsets = np.arange(len(s)) - np.repeat(np.cumsum(counts) - counts, counts)
     r = order[np.repeat(lo, counts) + offsets]
@@ -883,6 +895,8 @@ def contract(
     attributes: Mapping[str, frozenset[str]],
     asked: int = 0,
     count: bool = True,
+    parts: Sequence[int] | None = None,
+    limit: int | None = None,
 ) -> Contracted:
     """Σ over one row of every table (equal values on every link) of Π weights × ways, kept
     apart by the row of table `asked`. `ways` counts the physical layouts: in each table's turn
@@ -897,9 +911,15 @@ def contract(
     theorem gives the exact integers. C(left, taken) = left! / taken! / (left - taken)! splits
     into a factor of the state, one of the row and one of the state reached, so a state × row
     pair costs two multiplications a prime. `count`: also count the worlds (else `worlds` is
-    None): a path count for every pair took half of a big sum's backward pass."""
+    None): a path count for every pair took half of a big sum's backward pass.
+
+    With `parts` (indexes before `asked`), the asked table's first hand is the one asked, and
+    the tables before it may tell apart more than it does: see `_refined`. The parts are
+    one-card tables holding the cards the hand received; the rows returned are the hand's
+    whole, over every group any table tells apart. `limit`: a turn with more (state, row)
+    pairs is TooLarge (with parts, all the turns together)."""
     supply = list(supply)
-    plan, first_sizes, most, pairs = _forward(tables, supply, attributes, asked)
+    plan, first_sizes, most, pairs = _forward(tables, supply, attributes, asked, parts, limit)
     bits = _magnitude(plan)
     primes = max(1, (bits + 40) // 30)
     if primes > len(PRIMES):
@@ -909,9 +929,12 @@ def contract(
     kind = np.int64 if small else object
     ahead = np.ones((1, primes), dtype=np.int64)  # each state before a turn: sums up to it
     ahead_paths = np.ones(1, dtype=kind)
-    for step in plan[:asked]:
-        value = ahead[step.s_index] * _pair_factor(step, moduli)
-        ahead, ahead_paths = _gather(step, value % moduli, ahead_paths[step.s_index], moduli)
+    fine = np.zeros((0, primes), dtype=np.int64)  # (with parts) the sums of the fine states
+    for i, step in enumerate(plan[:asked]):
+        value = ahead[step.s_index] * _pair_factor(step, moduli) % moduli
+        if parts is not None and i == asked - 1:
+            fine = _sums_by(step.fine_id, value, len(step.fine_left), moduli)
+        ahead, ahead_paths = _gather(step, value, ahead_paths[step.s_index], moduli)
     completion = np.ones((1, primes), dtype=np.int64)  # the one final state: 1 ...
     paths = np.ones(1, dtype=kind)  # ... and one way to end there
     for step in reversed(plan[asked + 1 :]):
@@ -920,6 +943,22 @@ def contract(
             paths = _paths(step, paths)
     step = plan[asked]
     here = step.table
+    worlds = None
+    if count:
+        joint = ahead_paths[step.s_index] * paths[step.coarse_id][step.fine_id]
+        worlds = int(joint.sum()) if len(joint) else 0
+    if parts is not None:
+        last = plan[asked - 1]
+        rows, sums = _refined(last, fine, step, completion, moduli)
+        whole = last.table.like(
+            hands=here.hands[:1],
+            counts=rows[:, None, :].astype(np.int8),
+            weights=np.ones(len(rows), np.int64),
+            links=[],
+            values=np.zeros((len(rows), 0), np.int32),
+        )
+        weights = crt(sums, moduli) if len(rows) else []
+        return Contracted(whole, weights, first_sizes, worlds, most, pairs)
     value = ahead[step.s_index] * _product(FACT_MOD, step.before, moduli)[step.s_index] % moduli
     value = value * _row_factor(step, moduli)[step.r_index] % moduli
     value = value * _reached(step, completion, moduli)[step.fine_id] % moduli
@@ -930,10 +969,6 @@ def contract(
         per_row[step.r_index[order][starts]] = (
             np.add.reduceat(value[order], starts, axis=0) % moduli
         )
-    worlds = None
-    if count:
-        joint = ahead_paths[step.s_index] * paths[step.coarse_id][step.fine_id]
-        worlds = int(joint.sum()) if len(joint) else 0
     flat = here.counts.reshape(here.rows, here.counts.shape[1] * here.counts.shape[2])
     order, starts = runs(flat)  # rows differing only in link values: one
     counts = here.counts[order[starts]]
@@ -945,6 +980,124 @@ def contract(
         counts=counts, weights=np.ones(len(counts), np.int64), links=[], values=counts[:, 0, :0]
     )
     return Contracted(first, weights, first_sizes, worlds, most, pairs)
+
+
+def _sums_by(index: np.ndarray, value: np.ndarray, size: int, moduli: np.ndarray) -> np.ndarray:
+    """value [item, prime] summed by `index` (0 <= index < size), modulo each prime."""
+    sums = np.zeros((size, len(moduli)), dtype=np.int64)
+    order = np.argsort(index, kind="stable")
+    starts = _starts(index[order])
+    if len(starts):
+        sums[index[order][starts]] = np.add.reduceat(value[order], starts, axis=0) % moduli
+    return sums
+
+
+def _refined(
+    last: _Step, fine: np.ndarray, step: _Step, completion: np.ndarray, moduli: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The asked hand's whole rows (the first hand of the asked table, `step`) over the
+    groups the fine states of `last` (the step before) tell apart, with their sums modulo
+    each prime.
+
+    The asked table's turn pairs its rows with the merged states only: a group of its own
+    that the fine states split is taken C(left, taken) ways in all, which is the sum over
+    every split of Π C(left of each part, taken of it) (Vandermonde), and nothing after it
+    tells the parts apart. So the sum of the whole rows with the own cards split k is, over
+    the fine states f merged into c, fine(f) × H(f, k) × B(c, own counts), where H is the
+    multivariate hypergeometric chance of the split given what f has left of each part, and
+    B(c, own) the asked turn's backward sums of the rows holding `own`, from c. A hub's table
+    split over every group the others tell apart had 2.6 million rows, 12 million pairs."""
+    here, fine_keys = step.table, last.table.keys
+    primes = len(moduli)
+    own = here.counts[:, 0, :]
+    own_first, own_id = distinct_rows(own, [int(n) + 1 for n in own.max(axis=0, initial=0)])
+    owns = own[own_first].astype(np.int64)
+    # B'(c, own) = Π left! of c × the backward sums of the asked turn's pairs, by (c, own)
+    beta = (
+        _row_factor(step, moduli)[step.r_index]
+        * _reached(step, completion, moduli)[step.fine_id]
+        % moduli
+    )
+    key = step.s_index.astype(np.int64) * len(owns) + own_id[step.r_index]
+    b_first, b_id = _distinct(key)
+    b_sums = _sums_by(b_id, beta, len(b_first), moduli)
+    b_state, b_own = step.s_index[b_first], own_id[step.r_index[b_first]]
+    b_sums = b_sums * _product(FACT_MOD, step.before, moduli)[b_state] % moduli
+    # the fine states by (merged state, what they have left of the split groups, tags)
+    parent = [here.keys.index(here.partition.coarser_key(k)) for k in fine_keys]
+    children = [[g for g, p in enumerate(parent) if p == c] for c in range(len(here.keys))]
+    split = [c for c, ch in enumerate(children) if len(ch) > 1]
+    columns = [g for c in split for g in children[c]]
+    left = last.fine_left[:, columns].astype(np.int64)
+    tags = last.fine_tags if last.fine_tags is not None else np.zeros((len(left), 0), np.int64)
+    sigma_first, sigma_id = distinct_rows(left, [int(t) + 1 for t in left.max(axis=0, initial=0)])
+    tag_first, tag_id = distinct_rows(tags, [len(fine_keys)] * tags.shape[1])
+    x_key = (last.coarse_id.astype(np.int64) * len(sigma_first) + sigma_id) * len(
+        tag_first
+    ) + tag_id
+    x_first, x_id = _distinct(x_key)
+    x_sums = _sums_by(x_id, fine, len(x_first), moduli)
+    x_state = last.coarse_id[x_first]
+    # Y(σ, tags, own) = Σ_c X(c, σ, tags) × B'(c, own): the two joined on c
+    xi, bi = _matching(
+        x_state[:, None].astype(np.int64), b_state[:, None].astype(np.int64), ROWS_LIMIT
+    )
+    y_value = x_sums[xi] * b_sums[bi] % moduli
+    y_sigma, y_tag, y_own = sigma_id[x_first[xi]], tag_id[x_first[xi]], b_own[bi]
+    y_key = (y_sigma.astype(np.int64) * len(tag_first) + y_tag) * len(owns) + y_own
+    y_first, y_index = _distinct(y_key)
+    y_sums = _sums_by(y_index, y_value, len(y_first), moduli)
+    y_sigma, y_tag, y_own = y_sigma[y_first], y_tag[y_first], y_own[y_first]
+    # the whole rows: own counts where a group is not split, a split k where it is, the tags'
+    # groups; each of own's splits (one list per own split-group counts) weighed by H
+    base = np.zeros((len(owns), len(fine_keys)), dtype=np.int64)
+    for c, ch in enumerate(children):
+        if len(ch) == 1:
+            base[:, ch[0]] = owns[:, c]
+    extra = np.zeros((len(tag_first), len(fine_keys)), dtype=np.int64)
+    for t in range(tags.shape[1]):
+        np.add.at(extra, (np.arange(len(tag_first)), tags[tag_first, t].astype(np.int64)), 1)
+    lefts = left[sigma_first]
+    widths = [len(children[c]) for c in split]
+    held = owns[:, split]  # own counts of the split groups
+    held_first, held_id = distinct_rows(held, [int(x) + 1 for x in held.max(axis=0, initial=0)])
+    splits = []
+    for totals in held[held_first].tolist():
+        per_group = [compositions(n, [n] * w) for n, w in zip(totals, widths, strict=True)]
+        found = [np.concatenate(p) if p else np.zeros(0) for p in itertools.product(*per_group)]
+        splits.append(np.array(found, dtype=np.int64).reshape(len(found), len(columns)))
+    y_class = held_id[y_own]
+    if sum(len(splits[c]) for c in y_class.tolist()) > ROWS_LIMIT:
+        raise TooLarge(f"a hand's rows would be more than {ROWS_LIMIT:,}")
+    group_of = np.repeat(np.arange(len(split)), widths)  # each split column's group
+    found_rows, found_sums = [], []
+    for c in np.unique(y_class).tolist():
+        members = np.flatnonzero(y_class == c)
+        taken = splits[c]  # [split, column]
+        sigma = lefts[y_sigma[members]].astype(np.int64)  # [member, column]
+        fits = np.all(sigma[:, None, :] >= taken[None, :, :], axis=2)  # [member, split]
+        m, k = np.nonzero(fits)
+        sig, tak = sigma[m], taken[k]
+        chance = np.ones((len(m), primes), dtype=np.int64)  # Π C(left, taken) / Π C(σ_G, κ_G)
+        for g in range(len(columns)):
+            chance = chance * FACT_MOD[sig[:, g], :primes] % moduli
+            chance = chance * INVFACT_MOD[tak[:, g], :primes] % moduli
+            chance = chance * INVFACT_MOD[sig[:, g] - tak[:, g], :primes] % moduli
+        for i in range(len(split)):
+            total = sig[:, group_of == i].sum(axis=1)
+            own_i = tak[:, group_of == i].sum(axis=1)
+            chance = chance * INVFACT_MOD[total, :primes] % moduli
+            chance = chance * FACT_MOD[own_i, :primes] % moduli
+            chance = chance * FACT_MOD[total - own_i, :primes] % moduli
+        rows = base[y_own[members[m]]] + extra[y_tag[members[m]]]
+        rows[:, columns] += tak
+        found_rows.append(rows)
+        found_sums.append(y_sums[members[m]] * chance % moduli)
+    if not found_rows:
+        return np.zeros((0, len(fine_keys)), dtype=np.int64), np.zeros((0, primes), np.int64)
+    rows, sums = np.concatenate(found_rows), np.concatenate(found_sums)
+    order, starts = runs(rows)
+    return rows[order[starts]], np.add.reduceat(sums[order], starts, axis=0) % moduli
 
 
 def _completion(step: _Step, after: np.ndarray, moduli: np.ndarray) -> np.ndarray:
@@ -1057,6 +1210,7 @@ class _Step:
     fine_left: np.ndarray  # per fine state: what is left of each group
     coarse_id: np.ndarray  # per fine state
     factorials: np.ndarray | None  # per row: Π over parts and groups of count! (None: large)
+    fine_tags: np.ndarray | None = None  # per fine state: the values of the links forgotten
 
 
 @dataclass
@@ -1075,13 +1229,25 @@ def _forward(
     supply: list[str],
     attributes: Mapping[str, frozenset[str]],
     asked: int,
+    parts: Sequence[int] | None = None,
+    limit: int | None = None,
 ) -> tuple[list[_Step], dict[Key, int], int, int]:
     """The reachable states of the programme, table by table. A table of several hands other
     than the asked one only matters by what it takes: its rows are merged by that first (the
-    ways its hands split each group's cards go into the weights)."""
+    ways its hands split each group's cards go into the weights).
+
+    With `parts` (see `contract`), the states keep every group any table tells apart until
+    the asked table's turn, and each part's card is a *tag*: an open link whose value is the
+    card's group, forgotten where the states are merged for the asked table's turn (the step
+    before it keeps the tags of its fine states); `limit` then bounds the pairs of all the
+    turns together."""
     after = [Partition()] * (len(tables) + 1)  # after[j]: what tables j, j+1, ... tell apart
     for j in range(len(tables) - 1, -1, -1):
         after[j] = tables[j].partition.join(after[j + 1])
+    tags: list[int] = []
+    if parts is not None:
+        after[:asked] = [after[0]] * asked  # nothing told apart is merged before the asked turn
+        tags = [TAG - j for j in parts]
     first_sizes = sizes = group_sizes(after[0], supply, attributes)
     now = _Reached(
         sizes, np.array([list(sizes.values())], dtype=np.int8), np.zeros((1, 0), np.int64), []
@@ -1095,7 +1261,16 @@ def _forward(
         if j != asked and len(table.hands) > 1:
             table = table.collapsed()
         here, _ = table.regroup(after[j], now.sizes)
-        step, now = _turn(here, now, after[j + 1], supply, attributes, domain)
+        if parts is not None and j in parts:  # its card's group, as a link nobody closes
+            held = here.counts[:, 0, :]
+            assert len(here.hands) == 1 and bool(np.all(held.sum(axis=1) == 1))
+            here = here.with_link(TAG - j, np.argmax(held, axis=1))
+            domain[TAG - j] = len(here.keys)
+        forget = tags if j == asked - 1 else []
+        left = limit
+        if parts is not None and limit is not None:  # one budget for every turn
+            left = limit - sum(len(step.s_index) for step in plan)
+        step, now = _turn(here, now, after[j + 1], supply, attributes, domain, forget, left)
         plan.append(step)
     pairs = sum(len(step.s_index) for step in plan)
     most = max([1] + [int(step.coarse_id.max(initial=0)) + 1 for step in plan])
@@ -1109,10 +1284,13 @@ def _turn(
     supply: list[str],
     attributes: Mapping[str, frozenset[str]],
     domain: dict[int, int],
+    forget: Sequence[int] = (),
+    limit: int | None = None,
 ) -> tuple[_Step, _Reached]:
     """One table's turn (`here`, regrouped to what it and the tables after it tell apart):
     every (state, row) pair whose links agree and whose cards the state has, and the states
-    reached, merged to what the later tables tell apart (`later`)."""
+    reached, merged to what the later tables tell apart (`later`), the open links `forget`
+    summed out (their values kept per fine state: `_Step.fine_tags`)."""
     states, held, open_links, keys = now.states, now.held, now.open_links, list(now.sizes)
     take = together(here.counts, np.int16)
     closing = [i for i, link in enumerate(here.links) if link in open_links]
@@ -1130,14 +1308,11 @@ def _turn(
             fields.state_keys(states, kept),
             fields.row_keys(take, opened),
             fields.guard_mask,
+            limit,
         )
         fine_first, fine_id = _distinct(reach)
     else:
-        s_index, r_index = _matching(state_match, match)
-        if len(s_index) > PAIRS_LIMIT:
-            raise TooLarge(
-                f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows"
-            )
+        s_index, r_index = _matching(state_match, match, limit)
         ok = np.all(states[s_index] >= take[r_index], axis=1)
         s_index, r_index = s_index[ok], r_index[ok]
         rows = np.concatenate(
@@ -1157,17 +1332,24 @@ def _turn(
     coarse = np.zeros((len(fine_first), len(sizes)), dtype=np.int64)
     for g, k in enumerate(keys):
         coarse[:, where[later.coarser_key(k)]] += fine_left[:, g]
-    if len(sizes) == len(keys):  # nothing merged: the fine states are the merged ones
+    kept_links = [i for i, link in enumerate(open_links) if link not in forget]
+    fine_tags = fine_held[:, [open_links.index(link) for link in forget]] if forget else None
+    if len(sizes) == len(keys) and not forget:  # nothing merged: fine states are the merged
         coarse_first = coarse_id = np.arange(len(fine_first))
     else:
         coarse_first, coarse_id = distinct_rows(
-            np.concatenate([coarse, fine_held], axis=1),
-            [n + 1 for n in sizes.values()] + fields.links,
+            np.concatenate([coarse, fine_held[:, kept_links]], axis=1),
+            [n + 1 for n in sizes.values()] + [fields.links[i] for i in kept_links],
         )
     factorials = _factorials(here.counts)  # also which taken cards each hand holds
-    step = _Step(here, take, states, s_index, r_index, fine_id, fine_left, coarse_id, factorials)
+    step = _Step(
+        here, take, states, s_index, r_index, fine_id, fine_left, coarse_id, factorials, fine_tags
+    )
     reached = _Reached(
-        sizes, coarse[coarse_first].astype(np.int8), fine_held[coarse_first], open_links
+        sizes,
+        coarse[coarse_first].astype(np.int8),
+        fine_held[coarse_first][:, kept_links],
+        [open_links[i] for i in kept_links],
     )
     return step, reached
 
@@ -1182,6 +1364,7 @@ def _reaching(
     state_keys: np.ndarray,
     row_keys: np.ndarray,
     guard_mask: int,
+    limit: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (state, row) pairs of a turn whose link values agree and whose cards the state has,
     with the key of the state each reaches (`_Fields`), each state's pairs side by side. The
@@ -1190,8 +1373,9 @@ def _reaching(
     5-player sum's turn listed 16 million agreeing pairs to keep 11 million, in six passes)."""
     blocks = _blocks(state_match, row_match)
     agreeing = sum(len(s) * len(r) for s, r in blocks)
-    if agreeing > PAIRS_LIMIT:
-        raise TooLarge(f"a sum would look at more than {PAIRS_LIMIT:,} pairs of states and rows")
+    limit = PAIRS_LIMIT if limit is None else limit
+    if agreeing > limit:
+        raise TooLarge(f"a sum would look at more than {limit:,} pairs of states and rows")
     if len(blocks) > FEW_BLOCKS and agreeing < FEW_BLOCKS * len(blocks) * 64:
         s_index, r_index = _matching(state_match, row_match)  # many small blocks: at once
         reach = state_keys[s_index] + row_keys[r_index]

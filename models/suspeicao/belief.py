@@ -263,6 +263,7 @@ class Belief:
         self._asked: dict[str, HandPosterior] = {}
         self._joint: dict[str, Contracted] = {}
         self._joins: dict[tuple, Table | None] = {}  # joins the sums made (`joined`)
+        self._resolved: dict[tuple, tuple[dict, Table]] = {}  # slots drawn (`resolve`)
         self._sizes: tuple[dict, dict] = (self.attributes, {})
 
     def copy(self) -> Belief:
@@ -424,6 +425,20 @@ class Belief:
         table = self.own(hand)
         if slots == 0:
             return table
+        key = (table.serial, hand, slots, frozenset(self.supply))
+        kept = self._resolved.get(key)
+        if kept is None or kept[0] is not self.attributes:
+            if len(self._resolved) >= JOINS_KEPT:
+                self._resolved.clear()
+            kept = (self.attributes, self._drawn(table, hand, slots))
+            self._resolved[key] = kept
+        self.pooled[hand] = 0
+        self.explicit[hand] += slots
+        return self.put(kept[1])
+
+    def _drawn(self, table: Table, hand: str, slots: int) -> Table:
+        """`resolve`'s table, worked out once for a state's sums: the sum apart of a hand
+        (`_split_sum`) and the sum as before draw the same slots when the first gives up."""
         sizes = self.sizes(table.partition)
         table = table.regroup(table.partition, sizes)[0]
         h = table.column(hand)
@@ -442,9 +457,7 @@ class Belief:
         ways = COMB[after, draws].prod(axis=2)  # [held, draw]: Π_group C(count after, drawn)
         resolved = table.pick(rows, ways[held_of[rows], drawn_at])
         resolved.counts[:, h, :] += draws[drawn_at]
-        self.pooled[hand] = 0
-        self.explicit[hand] += slots
-        return self.put(resolved.merged())
+        return resolved.merged()
 
     def gather(self, hand: str) -> Table:
         """The cards `hand` received (one-card tables) join its table."""
@@ -467,7 +480,7 @@ class Belief:
     # -- steps ---------------------------------------------------------------------------------
 
     def apply(self, step: Step) -> None:
-        self._asked, self._joint, self._joins = {}, {}, {}
+        self._asked, self._joint, self._joins, self._resolved = {}, {}, {}, {}
         self.event = step.event
         try:
             if isinstance(step, Leave):

@@ -983,7 +983,7 @@ def contract(
         worlds = int(joint.sum()) if len(joint) else 0
     if parts is not None:
         last = plan[asked - 1]
-        rows, sums = _refined(last, fine, step, completion, moduli)
+        rows, sums = _refined(last, fine, step, completion, moduli, limit)
         whole = last.table.like(
             hands=here.hands[:1],
             counts=rows[:, None, :].astype(np.int8),
@@ -1027,7 +1027,12 @@ def _sums_by(index: np.ndarray, value: np.ndarray, size: int, moduli: np.ndarray
 
 
 def _refined(
-    last: _Step, fine: np.ndarray, step: _Step, completion: np.ndarray, moduli: np.ndarray
+    last: _Step,
+    fine: np.ndarray,
+    step: _Step,
+    completion: np.ndarray,
+    moduli: np.ndarray,
+    limit: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The asked hand's whole rows (the first hand of the asked table, `step`) over the
     groups the fine states of `last` (the step before) tell apart, with their sums modulo
@@ -1040,7 +1045,10 @@ def _refined(
     the fine states f merged into c, fine(f) × H(f, k) × B(c, own counts), where H is the
     multivariate hypergeometric chance of the split given what f has left of each part, and
     B(c, own) the asked turn's backward sums of the rows holding `own`, from c. A hub's table
-    split over every group the others tell apart had 2.6 million rows, 12 million pairs."""
+    split over every group the others tell apart had 2.6 million rows, 12 million pairs.
+    TooLarge when the fine states joined to the backward sums, or the rows before they are
+    merged, would be more than `limit` (and ROWS_LIMIT)."""
+    most = ROWS_LIMIT if limit is None else min(limit, ROWS_LIMIT)
     here, fine_keys = step.table, last.table.keys
     primes = len(moduli)
     own = here.counts[:, 0, :]
@@ -1073,9 +1081,7 @@ def _refined(
     x_sums = _sums_by(x_id, fine, len(x_first), moduli)
     x_state = last.coarse_id[x_first]
     # Y(σ, tags, own) = Σ_c X(c, σ, tags) × B'(c, own): the two joined on c
-    xi, bi = _matching(
-        x_state[:, None].astype(np.int64), b_state[:, None].astype(np.int64), ROWS_LIMIT
-    )
+    xi, bi = _matching(x_state[:, None].astype(np.int64), b_state[:, None].astype(np.int64), most)
     y_value = x_sums[xi] * b_sums[bi] % moduli
     y_sigma, y_tag, y_own = sigma_id[x_first[xi]], tag_id[x_first[xi]], b_own[bi]
     y_key = (y_sigma.astype(np.int64) * len(tag_first) + y_tag) * len(owns) + y_own
@@ -1101,18 +1107,19 @@ def _refined(
         found = [np.concatenate(p) if p else np.zeros(0) for p in itertools.product(*per_group)]
         splits.append(np.array(found, dtype=np.int64).reshape(len(found), len(columns)))
     y_class = held_id[y_own]
-    if sum(len(splits[c]) for c in y_class.tolist()) > ROWS_LIMIT:
-        raise TooLarge(f"a hand's rows would be more than {ROWS_LIMIT:,}")
+    if sum(len(splits[c]) for c in y_class.tolist()) > most:
+        raise TooLarge(f"a hand's rows would be more than {most:,}")
     group_of = np.repeat(np.arange(len(split)), widths)  # each split column's group
     found_rows, found_sums = [], []
     for c in np.unique(y_class).tolist():
         members = np.flatnonzero(y_class == c)
         taken = splits[c]  # [split, column]
-        sigma = lefts[y_sigma[members]].astype(np.int64)  # [member, column]
-        fits = np.all(sigma[:, None, :] >= taken[None, :, :], axis=2)  # [member, split]
-        m, k = np.nonzero(fits)
-        sig, tak = sigma[m], taken[k]
-        chance = np.ones((len(m), primes), dtype=np.int64)  # Π C(left, taken) / Π C(σ_G, κ_G)
+        # H of each distinct σ of the class and each split (members share them)
+        sigmas, sigma_of = np.unique(y_sigma[members], return_inverse=True)
+        sigma = lefts[sigmas].astype(np.int64)  # [σ, column]
+        u, k = np.nonzero(np.all(sigma[:, None, :] >= taken[None, :, :], axis=2))
+        sig, tak = sigma[u], taken[k]
+        chance = np.ones((len(u), primes), dtype=np.int64)  # Π C(left, taken) / Π C(σ_G, κ_G)
         for g in range(len(columns)):
             chance = chance * FACT_MOD[sig[:, g], :primes] % moduli
             chance = chance * INVFACT_MOD[tak[:, g], :primes] % moduli
@@ -1123,10 +1130,13 @@ def _refined(
             chance = chance * INVFACT_MOD[total, :primes] % moduli
             chance = chance * FACT_MOD[own_i, :primes] % moduli
             chance = chance * FACT_MOD[total - own_i, :primes] % moduli
+        at = np.full((len(sigmas), len(taken)), -1, dtype=np.int64)  # (σ, split) -> its H
+        at[u, k] = np.arange(len(u))
+        m, k = np.nonzero(at[sigma_of] >= 0)  # each member's splits that fit
         rows = base[y_own[members[m]]] + extra[y_tag[members[m]]]
-        rows[:, columns] += tak
+        rows[:, columns] += taken[k]
         found_rows.append(rows)
-        found_sums.append(y_sums[members[m]] * chance % moduli)
+        found_sums.append(y_sums[members[m]] * chance[at[sigma_of[m], k]] % moduli)
     if not found_rows:
         return np.zeros((0, len(fine_keys)), dtype=np.int64), np.zeros((0, primes), np.int64)
     rows, sums = np.concatenate(found_rows), np.concatenate(found_sums)

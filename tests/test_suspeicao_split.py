@@ -24,13 +24,14 @@ def forced(monkeypatch, pairs: int = 10**9) -> list[tuple[bool, bool]]:
     monkeypatch.setattr(belief_module, "SPLIT_ROWS", 0)
     monkeypatch.setattr(belief_module, "SPLIT_TIMES", 0)
     monkeypatch.setattr(belief_module, "SPLIT_PAIRS", pairs)
+    monkeypatch.setattr(belief_module, "SPLIT_WORK", 10**9)
     seen: list[tuple[bool, bool]] = []
     refined = card_tables._refined
 
-    def watched(last, fine, step, completion, moduli):
+    def watched(last, fine, step, completion, moduli, limit=None):
         tags = last.fine_tags is not None and last.fine_tags.shape[1] > 0
         seen.append((tags, len(last.table.keys) > len(step.table.keys)))
-        return refined(last, fine, step, completion, moduli)
+        return refined(last, fine, step, completion, moduli, limit)
 
     monkeypatch.setattr(card_tables, "_refined", watched)
     return seen

@@ -90,21 +90,30 @@ def test_the_filter_equals_the_brute_force_on_random_games(seed, option, cut, bl
     compare({**data, "events": events[:keep]})
 
 
-@given(
+# a random 4-player round of the small deck, from a random seat, under a random option of the
+# model, cut at a random point (`four_player_prefix`)
+FOUR_PLAYER_CUTS = given(
     seed=st.integers(0, 10**6),
     option=st.sampled_from(range(len(OPTIONS))),
     cut=st.floats(0, 1),
     seat=st.integers(0, 3),
 )
+
+
+def four_player_prefix(seed: int, option: int, cut: float, seat: int) -> dict:
+    players = ["Ana", "Ben", "Cleo", "Dan"]
+    rng = random.Random(seed)
+    game = play_round(rng, players, players[seat], deck_path=SMALL, options=OPTIONS[option])
+    events = game.doc["events"]
+    return {**game.doc, "events": events[: 1 + int(cut * (len(events) - 1))]}
+
+
+@FOUR_PLAYER_CUTS
 def test_four_players_with_cards_moving_between_looked_into_hands(seed, option, cut, seat):
     """Four players on the small deck: EXCHANGE and TAKE between two hands that FORCEs have
     looked into (a link between their tables) are common, and the brute force still lists
     every deal."""
-    rng = random.Random(seed)
-    players = ["Ana", "Ben", "Cleo", "Dan"]
-    game = play_round(rng, players, players[seat], deck_path=SMALL, options=OPTIONS[option])
-    events = game.doc["events"]
-    compare({**game.doc, "events": events[: 1 + int(cut * (len(events) - 1))]})
+    compare(four_player_prefix(seed, option, cut, seat))
 
 
 @pytest.mark.parametrize("option", range(len(OPTIONS)))

@@ -10,9 +10,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-from test_suspeicao_exact import OPTIONS, SMALL, compare, every_chance
+from test_suspeicao_exact import (
+    FOUR_PLAYER_CUTS,
+    OPTIONS,
+    SMALL,
+    compare,
+    every_chance,
+    four_player_prefix,
+)
 
 from models.suspeicao import belief as belief_module
 from models.suspeicao.simulate import play_round, random_game
@@ -73,24 +78,14 @@ def test_hands_summed_apart_equal_the_brute_force(monkeypatch, seed, players):
     assert any(tags and split for tags, split in seen)
 
 
-@given(
-    seed=st.integers(0, 10**6),
-    option=st.sampled_from(range(len(OPTIONS))),
-    cut=st.floats(0, 1),
-    seat=st.integers(0, 3),
-)
+@FOUR_PLAYER_CUTS
 def test_hands_summed_apart_equal_the_brute_force_under_every_option(seed, option, cut, seat):
     """Random 4-player rounds of the small deck cut at random points, under every option of
     the probability model (protect mode tells incriminating cards apart too), every hand
     summed apart where it can be: the brute force's chances."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         forced(monkeypatch)
-        names = ["Ana", "Ben", "Cleo", "Dan"]
-        game = play_round(
-            random.Random(seed), names, names[seat], deck_path=SMALL, options=OPTIONS[option]
-        )
-        events = game.doc["events"]
-        compare({**game.doc, "events": events[: 1 + int(cut * (len(events) - 1))]})
+        compare(four_player_prefix(seed, option, cut, seat))
 
 
 @pytest.mark.parametrize("players", [4, 5])

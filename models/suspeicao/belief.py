@@ -785,6 +785,8 @@ class Belief:
         after = order_tables(own, after, trial.supply, trial.attributes)[1:]
         tables = [*before, *parts, own, *after]
         asked = len(before) + len(parts)
+        if asked == 0:  # (nothing finer before it: the sum as before is as cheap)
+            return None
         try:
             return contract(
                 tables,

@@ -58,7 +58,8 @@ def prefixes(seeds, players: int, every: int = 1) -> list[dict]:
 
 
 # small-deck rounds (seed, players) where a hand is summed apart with a received card's tag
-# and a split group: rare there (5 of 400 rounds of 3 and 4 players, the 12-card deck)
+# and a split group: rare there (of seeds 0-399 of `play_round`, one 4-player round and three
+# 3-player ones, the 12-card deck)
 TAGGED = [(336, 4), (28, 3), (108, 3), (248, 3)]
 
 

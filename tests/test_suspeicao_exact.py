@@ -423,10 +423,7 @@ def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeyp
     with the joins as without them."""
     from models.suspeicao.belief import Belief
 
-    games = []
-    for seed, players, keep in JOINED:
-        data = random_game(random.Random(seed), players).doc
-        games.append({**data, "events": data["events"][:keep]})
+    games = cut_rounds(JOINED)
     joining = Belief.leaves_joined
     joins = []
 
@@ -444,6 +441,15 @@ def test_joining_the_tables_linked_to_one_table_alone_keeps_every_chance(monkeyp
 
 
 JOINED = [(701, 5, 23), (710, 5, 29), (715, 5, 32)]  # prefixes with joins
+
+
+def cut_rounds(cuts: list[tuple[int, int, int]]) -> list[dict]:
+    """The first `keep` events of the random round of each (seed, players, keep)."""
+    games = []
+    for seed, players, keep in cuts:
+        data = random_game(random.Random(seed), players).doc
+        games.append({**data, "events": data["events"][:keep]})
+    return games
 
 
 @pytest.mark.parametrize("move", ["hidden", "swap", "inside"])
@@ -511,10 +517,7 @@ def test_the_sums_of_one_state_join_two_tables_once(monkeypatch):
     happen, no join is made twice and every chance is the same as with every join made."""
     from models.suspeicao import belief as belief_module
 
-    games = []
-    for seed, players, keep in JOINED:
-        data = random_game(random.Random(seed), players).doc
-        games.append({**data, "events": data["events"][:keep]})
+    games = cut_rounds(JOINED)
     made: list[tuple] = []
     join, join_within = belief_module.join, belief_module.join_within
 
@@ -550,9 +553,10 @@ def test_a_join_built_from_row_parts_is_the_join_of_every_pair(monkeypatch):
     from solver import card_tables
 
     made = []
-    join, join_within = card_tables.join, card_tables.join_within
+    join_within = card_tables.join_within
 
-    def checked(found, a, b, sizes):
+    def checked(a, b, sizes, limit):
+        found = join_within(a, b, sizes, limit)
         if found is not None:
             every = card_tables._paired(a, b, sizes).merged()
             assert found.hands == every.hands and found.links == every.links
@@ -561,18 +565,6 @@ def test_a_join_built_from_row_parts_is_the_join_of_every_pair(monkeypatch):
             made.append(found.rows)
         return found
 
-    monkeypatch.setattr(card_tables, "join", lambda a, b, s: checked(join(a, b, s), a, b, s))
-    monkeypatch.setattr(
-        belief_module, "join", lambda a, b, s: checked(join(a, b, s), a, b, s), raising=True
-    )
-    monkeypatch.setattr(
-        belief_module,
-        "join_within",
-        lambda a, b, s, limit: checked(join_within(a, b, s, limit), a, b, s),
-    )
-    games = []
-    for seed, players, keep in [*JOINED, (720, 4, 25), (721, 4, 30)]:
-        data = random_game(random.Random(seed), players).doc
-        games.append({**data, "events": data["events"][:keep]})
-    every_chance(games)
+    monkeypatch.setattr(belief_module, "join_within", checked)
+    every_chance(cut_rounds([*JOINED, (720, 4, 25), (721, 4, 30)]))
     assert len(made) >= 5 and max(made) > 1000
